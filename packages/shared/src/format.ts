@@ -1,0 +1,69 @@
+import { AVATAR_INITIALS_MAX, COORDINATE_DECIMALS } from './limits';
+
+const yenFormatters = new Map<number, Intl.NumberFormat>();
+
+/** '¥1,234.50' — yen with a fixed number of decimals and thousands separators. */
+export function formatYen(value: number | string, decimals = 2): string {
+  const n = typeof value === 'string' ? Number(value) : value;
+  let f = yenFormatters.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat('ja-JP', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    yenFormatters.set(decimals, f);
+  }
+  return `¥${f.format(Number.isFinite(n) ? n : 0)}`;
+}
+
+const dateFormatter = new Intl.DateTimeFormat('ja-JP', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Asia/Tokyo' });
+const dateTimeFormatter = new Intl.DateTimeFormat('ja-JP', {
+  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo',
+});
+
+/** ja-JP date, e.g. '2026/11/22'. Empty string for a missing or invalid date. */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? '' : dateFormatter.format(d);
+}
+
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? '' : dateTimeFormatter.format(d);
+}
+
+export function formatCoordinate(value: number): string {
+  return value.toFixed(COORDINATE_DECIMALS);
+}
+
+export function formatNumber(value: number): string {
+  return value.toLocaleString('ja-JP');
+}
+
+/** File size in B, KB or MB (spec: bulk import modal). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * Up to two initials for the avatar. Latin names give the first letters of the first two
+ * words ("Taro Yamada" → "TY"); Japanese names, which have no spaces, give their first two
+ * characters ("山田太郎" → "山田"). Falls back to the e-mail's first letter.
+ */
+export function getInitials(name: string | null | undefined, email?: string | null): string {
+  const source = (name ?? '').trim();
+  if (source) {
+    const words = source.split(/\s+/u).filter(Boolean);
+    const letters = words.length > 1 ? words.map((w) => Array.from(w)[0] ?? '').join('') : Array.from(source).join('');
+    return Array.from(letters).slice(0, AVATAR_INITIALS_MAX).join('').toUpperCase();
+  }
+  const first = Array.from((email ?? '').trim())[0];
+  return first ? first.toUpperCase() : '?';
+}
+
+/** Current month as YYYY-MM in Japan time. */
+export function currentYearMonth(now = new Date()): string {
+  const jst = new Date(now.getTime() + 9 * 60 * 60 * 1000);
+  return `${jst.getUTCFullYear()}-${String(jst.getUTCMonth() + 1).padStart(2, '0')}`;
+}

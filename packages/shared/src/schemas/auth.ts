@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { EMAIL_MAX, MAGIC_TOKEN_LENGTH, OTP_LENGTH } from '../limits';
+import { messages } from '../messages';
+import { userSchema } from './user';
+
+/** The spec's "simple pattern" for an e-mail address. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailSchema = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, messages.emailRequired)
+  .max(EMAIL_MAX, messages.emailInvalid)
+  .regex(EMAIL_PATTERN, messages.emailInvalid)
+  .transform((v) => v.toLowerCase());
+
+export const otpCodeSchema = z
+  .string({ error: messages.otpRequired })
+  .min(1, messages.otpRequired)
+  .regex(/^\d*$/, messages.otpDigits)
+  .length(OTP_LENGTH, messages.otpLength);
+
+export const magicTokenSchema = z
+  .string()
+  .regex(new RegExp(`^[a-z0-9]{${MAGIC_TOKEN_LENGTH}}$`), messages.magicTokenInvalid);
+
+export const requestOtpBodySchema = z.object({ email: emailSchema });
+export type RequestOtpBody = z.input<typeof requestOtpBodySchema>;
+
+export const requestOtpResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** Seconds until another code may be requested for this address. */
+  resend_after: z.number().int(),
+});
+export type RequestOtpResponse = z.infer<typeof requestOtpResponseSchema>;
+
+export const verifyOtpBodySchema = z.object({ email: emailSchema, code: otpCodeSchema });
+export type VerifyOtpBody = z.input<typeof verifyOtpBodySchema>;
+
+export const magicParamsSchema = z.object({ token: magicTokenSchema });
+
+/** The spec's Login response: success, token, user, message. */
+export const loginResponseSchema = z.object({
+  success: z.literal(true),
+  token: z.string(),
+  user: userSchema,
+  message: z.string(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** A redirect target that stays on this site: a path starting with '/', never '//' or '/\'. */
+export function safeRedirect(value: unknown, fallback = '/dashboard'): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return fallback;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  // Control characters and backslashes let browsers reinterpret the path as another origin.
+  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
+  return value;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Error envelope of every failing call (ARCHITECTURE.md "API conventions"). */
+export const apiErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    request_id: z.string().optional(),
+  }),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+export const successSchema = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/** Error codes; each maps to one HTTP status in the server's error handler. */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  ACCOUNT_SUSPENDED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const uuidSchema = z.uuid();
