@@ -37,9 +37,17 @@ export const messages = {
   displayNameRequired: '表示名を入力してください',
   displayNameTooLong: '表示名は100文字以内で入力してください',
   userNotFound: 'ユーザーが見つかりません',
+  cannotSuspendSelf: '自分自身のアカウントは停止できません',
+  userSuspended: 'ユーザーを停止しました',
+  userActivated: 'ユーザーを有効化しました',
 
   // Mail
   mailSubject: '【POI Cloud】ログイン用の認証コード',
+  mailSendFailed: 'メールの送信に失敗しました。しばらくしてから再度お試しください',
+  logoutDone: 'ログアウトしました',
+  logStored: 'ログを記録しました',
+  databaseLocale:
+    'データベースの LC_CTYPE が UTF-8 ではありません。日本語の検索ができないため起動を中止します（例: C.UTF-8 で作成したデータベースを使用してください）',
 
   // Datasets and POIs (spec 8)
   datasetListFailed: 'データセット一覧の取得に失敗しました',

@@ -24,7 +24,15 @@ export const magicTokenSchema = z
   .string()
   .regex(new RegExp(`^[a-z0-9]{${MAGIC_TOKEN_LENGTH}}$`), messages.magicTokenInvalid);
 
-export const requestOtpBodySchema = z.object({ email: emailSchema });
+export const requestOtpBodySchema = z.object({
+  email: emailSchema,
+  /** Where the magic link should land after sign-in; only same-site paths survive. */
+  redirect: z
+    .string()
+    .max(2048)
+    .optional()
+    .transform((v) => (v === undefined ? undefined : safeRedirect(v))),
+});
 export type RequestOtpBody = z.input<typeof requestOtpBodySchema>;
 
 export const requestOtpResponseSchema = z.object({

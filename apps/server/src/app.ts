@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { messages } from '@poi/shared/messages';
+import type { ApiError } from '@poi/shared/schemas/common';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { authPlugin } from './plugins/auth';
+import { errorHandlerPlugin } from './plugins/error-handler';
+import { createMailer, type Mailer } from './plugins/mail';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { healthRoutes } from './modules/health/health.routes';
+import { logRoutes } from './modules/logs/logs.routes';
+import { createLogsService } from './modules/logs/logs.service';
+import { adminUserRoutes } from './modules/users/admin-users.routes';
+import { userRoutes } from './modules/users/users.routes';
+import { createUsersService } from './modules/users/users.service';
+
+// Validation messages of schemas without their own Japanese text come out in Japanese too.
+z.config(z.locales.ja());
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+  }
+}
+
+export interface BuildOptions {
+  /** An already opened database (tests); otherwise one is opened from the config. */
+  database?: Database;
+  mailer?: Mailer;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+const HOUR = 60 * 60 * 1000;
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
+  const ownsDatabase = !options.database;
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  app.decorate('config', config);
+  app.decorate('database', database);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'POI Cloud API', version: '1.0.0', description: 'POI Cloud のコンソールAPIと公開検索API' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES } });
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(rateLimit, {
+    global: false,
+    ...(config.redisUrl ? { redis: new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) } : {}),
+    errorResponseBuilder: (_request, context) => {
+      const body: ApiError = { success: false, error: { code: 'RATE_LIMITED', message: messages.tooManyRequests } };
+      return Object.assign(new Error(messages.tooManyRequests), { statusCode: context.statusCode, body });
+    },
+  });
+  await app.register(errorHandlerPlugin);
+
+  const authService = createAuthService({ db: database.db, config, mailer, log: app.log });
+  const usersService = createUsersService({ db: database.db });
+  const logsService = createLogsService({ db: database.db });
+  await app.register(authPlugin, { authService });
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { authIpLimit: config.authIpLimit });
+      await api.register(userRoutes, { usersService });
+      await api.register(adminUserRoutes, { usersService });
+      await api.register(logRoutes, { logsService });
+    },
+    { prefix: '/console/v1' },
+  );
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerConsole(app, config.webDistDir);
+
+  // Housekeeping: expired logs (30 days) and old sign-in challenges.
+  const housekeeping = async () => {
+    try {
+      const removed = await logsService.deleteExpired();
+      await authService.pruneChallenges();
+      if (removed) app.log.info({ removed }, 'expired frontend logs deleted');
+    } catch (err) {
+      app.log.warn({ err }, 'housekeeping failed');
+    }
+  };
+  const timer = setInterval(housekeeping, 6 * HOUR);
+  timer.unref();
+  app.addHook('onReady', housekeeping);
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    mailer.close();
+    if (ownsDatabase) await database.close();
+  });
+
+  return app;
+}
+
+/** Serves the built console with history-mode fallback; API paths and missing files stay JSON 404s. */
+function registerConsole(app: FastifyInstance, webDistDir: string): void {
+  const indexFile = path.join(webDistDir, 'index.html');
+  const hasConsole = existsSync(indexFile);
+  if (hasConsole) {
+    void app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webDistDir }, 'console build not found: only the API is served (run npm run build)');
+  }
+
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const body: ApiError = { success: false, error: { code: 'NOT_FOUND', message: messages.notFound, request_id: String(request.id) } };
+    return reply.status(404).send(body);
+  };
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = /^\/(console|api)(\/|$)/.test(pathname);
+    const hasExtension = /\.[A-Za-z0-9]+$/.test(pathname);
+    if (!hasConsole || isApi || hasExtension || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return notFound(request, reply);
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  });
+}

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { cube } from '@electric-sql/pglite/contrib/cube';
+import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { messages } from '@poi/shared/messages';
+
+/**
+ * The query builder type both engines share. PGlite's drizzle database has the same
+ * query-building surface, so it is typed as the node-postgres one.
+ */
+export type Db = NodePgDatabase;
+/** A database or an open transaction: repositories accept either. */
+export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory; undefined keeps PGlite in memory. */
+  pgliteDir?: string;
+}
+
+// From src/db/client.ts this is src/db/migrations; from the bundled dist/server.js, dist/migrations.
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export class DatabaseLocaleError extends Error {}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 20 });
+    const db = drizzlePg(pool);
+    try {
+      await assertUtf8Ctype(db);
+      await migratePg(db, { migrationsFolder });
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return { db, engine: 'postgres', close: () => pool.end() };
+  }
+
+  if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
+  const client = await PGlite.create({
+    dataDir: options.pgliteDir,
+    extensions: { pg_trgm, cube, earthdistance },
+  });
+  const db = drizzlePglite(client) as unknown as Db;
+  try {
+    await assertUtf8Ctype(db);
+    await migratePglite(drizzlePglite(client), { migrationsFolder });
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return { db, engine: 'pglite', close: () => client.close() };
+}
+
+/** Under LC_CTYPE=C pg_trgm sees no Japanese characters, so keyword search would silently fail. */
+async function assertUtf8Ctype(db: Db): Promise<void> {
+  const result = await db.execute<{ ctype: string; encoding: string }>(
+    sql`SELECT datctype AS ctype, pg_encoding_to_char(encoding) AS encoding FROM pg_database WHERE datname = current_database()`,
+  );
+  const row = result.rows[0];
+  const utf8 = (s: string | undefined) => !!s && /utf-?8/i.test(s);
+  if (!row || !utf8(row.encoding) || !utf8(row.ctype)) {
+    throw new DatabaseLocaleError(
+      `${messages.databaseLocale} (encoding=${row?.encoding ?? '?'}, ctype=${row?.ctype ?? '?'})`,
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull().unique(),
+    displayName: text('display_name'),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    accountType: text('account_type', {
+      enum: ['trial', 'individual', 'corporate', 'data_provider', 'platform_admin'],
+    })
+      .notNull()
+      .default('trial'),
+    status: text('status', { enum: ['active', 'suspended'] }).notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+  },
+  (t) => [index('users_account_type_idx').on(t.accountType, t.createdAt)],
+);

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messages } from '@poi/shared/messages';
+import {
+  loginResponseSchema,
+  magicParamsSchema,
+  requestOtpBodySchema,
+  requestOtpResponseSchema,
+  verifyOtpBodySchema,
+} from '@poi/shared/schemas/auth';
+import { messageResponseSchema } from '@poi/shared/schemas/common';
+import { requireUser } from '../../plugins/auth';
+import { toUser } from '../users/users.mapper';
+
+const TEN_MINUTES = 10 * 60 * 1000;
+
+export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async (app, opts) => {
+  const ipLimit = { rateLimit: { max: opts.authIpLimit, timeWindow: TEN_MINUTES } };
+  const tags = ['認証'];
+
+  app.post(
+    '/auth/request-otp',
+    {
+      config: ipLimit,
+      schema: {
+        tags,
+        summary: 'ログイン用の認証コードとリンクをメールで送信',
+        body: requestOtpBodySchema,
+        response: { 200: requestOtpResponseSchema },
+      },
+    },
+    async (request) => {
+      const { email, redirect } = request.body;
+      const result = await app.authService.requestOtp(email, request.ip, redirect);
+      return { success: true as const, message: messages.otpSent, resend_after: result.resendAfter };
+    },
+  );
+
+  app.post(
+    '/auth/verify-otp',
+    {
+      config: ipLimit,
+      schema: { tags, summary: '認証コードでログイン', body: verifyOtpBodySchema, response: { 200: loginResponseSchema } },
+    },
+    async (request) => {
+      const { token, user } = await app.authService.verifyOtp(request.body.email, request.body.code);
+      return { success: true as const, token, user: toUser(user), message: messages.loggedIn };
+    },
+  );
+
+  app.get(
+    '/auth/magic/:token',
+    {
+      config: ipLimit,
+      schema: { tags, summary: 'マジックリンクでログイン', params: magicParamsSchema, response: { 200: loginResponseSchema } },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const { token, user } = await app.authService.verifyMagicLink(request.params.token);
+      return { success: true as const, token, user: toUser(user), message: messages.loggedIn };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: 'ログアウト(セッションを無効化)', response: { 200: messageResponseSchema } },
+    },
+    async (request) => {
+      await app.authService.logout(requireUser(request).sessionId);
+      return { success: true as const, message: messages.logoutDone };
+    },
+  );
+};
