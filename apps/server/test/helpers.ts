@@ -1,0 +1,160 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A real SMTP listener: the server sends its mail here exactly as it would to a real relay. */
+export async function startMailbox() {
+  const received: ReceivedMail[] = [];
+  const waiters: Array<() => void> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          for (const rcpt of session.envelope.rcptTo) {
+            received.push({ to: rcpt.address.toLowerCase(), subject: mail.subject ?? '', text: mail.text ?? '', html: String(mail.html ?? '') });
+          }
+          waiters.splice(0).forEach((w) => w());
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    /** The newest mail to the address, waiting for it to arrive. */
+    async latest(to: string, timeoutMs = 5000): Promise<ReceivedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const mail = received.filter((m) => m.to === to.toLowerCase()).at(-1);
+        if (mail) return mail;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    count: (to: string) => received.filter((m) => m.to === to.toLowerCase()).length,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type Mailbox = Awaited<ReturnType<typeof startMailbox>>;
+
+export const codeOf = (mail: ReceivedMail): string => /認証コード: (\d{6})/.exec(mail.text)![1]!;
+export const magicTokenOf = (mail: ReceivedMail): string => /\/auth\/magic\/([a-z0-9]{64})/.exec(mail.text)![1]!;
+
+/**
+ * A throwaway database: a fresh PostgreSQL database when TEST_DATABASE_URL is set (created with a
+ * UTF-8 ctype and dropped afterwards), otherwise an in-memory PGlite.
+ */
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({});
+    return { database, drop: async () => {} };
+  }
+  const name = `poi_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  mailbox: Mailbox;
+  database: Database;
+  /** Raw SQL against the test database, for ageing rows and checking what is stored. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const mailbox = await startMailbox();
+  const { database, drop } = await openTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+    SMTP_URL: mailbox.url,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'poi-test-')),
+    WEB_DIST_DIR: path.join(tmpdir(), 'poi-no-console'),
+    PUBLIC_URL: 'http://console.test',
+    AUTH_IP_LIMIT: '1000',
+    ADMIN_EMAILS: 'admin@example.com',
+    ...env,
+  });
+  const app = await buildApp(config, { database });
+  await app.ready();
+  return {
+    app,
+    mailbox,
+    database,
+    async query<T>(text: string, params: unknown[] = []) {
+      const client = (database.db as unknown as { $client: { query: (t: string, p: unknown[]) => Promise<{ rows: T[] }> } }).$client;
+      return (await client.query(text, params)).rows;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+      await mailbox.close();
+    },
+  };
+}
+
+let seq = 0;
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++seq}@example.com`;
+
+export async function requestCode(ctx: TestContext, email: string, extra: Record<string, unknown> = {}) {
+  return ctx.app.inject({ method: 'POST', url: '/console/v1/auth/request-otp', payload: { email, ...extra } });
+}
+
+export async function verifyCode(ctx: TestContext, email: string, code: string) {
+  return ctx.app.inject({ method: 'POST', url: '/console/v1/auth/verify-otp', payload: { email, code } });
+}
+
+/** Signs in through the real flow (request, mail, verify) and answers the bearer token and user. */
+export async function signIn(ctx: TestContext, email: string): Promise<{ token: string; user: { id: string; role: string; account_type: string } }> {
+  const before = ctx.mailbox.count(email);
+  const res = await requestCode(ctx, email);
+  if (res.statusCode !== 200) throw new Error(`request-otp ${res.statusCode} ${res.body}`);
+  while (ctx.mailbox.count(email) === before) await new Promise((r) => setTimeout(r, 20));
+  const verify = await verifyCode(ctx, email, codeOf(await ctx.mailbox.latest(email)));
+  if (verify.statusCode !== 200) throw new Error(`verify-otp ${verify.statusCode} ${verify.body}`);
+  return verify.json();
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
