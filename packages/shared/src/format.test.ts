@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { currentYearMonth, formatCoordinate, formatDate, formatFileSize, formatYen, getInitials } from './format';
+
+describe('formatYen', () => {
+  it('uses the yen sign, separators and the requested decimals', () => {
+    expect(formatYen(1234.5)).toBe('¥1,234.50');
+    expect(formatYen('0.1', 4)).toBe('¥0.1000');
+    expect(formatYen(0)).toBe('¥0.00');
+    expect(formatYen('not a number')).toBe('¥0.00');
+  });
+});
+
+describe('formatDate', () => {
+  it('formats in ja-JP, Japan time', () => {
+    expect(formatDate('2026-11-21T16:00:00Z')).toBe('2026/11/22');
+    expect(formatDate(null)).toBe('');
+    expect(formatDate('garbage')).toBe('');
+  });
+});
+
+describe('formatCoordinate', () => {
+  it('shows 6 decimals', () => {
+    expect(formatCoordinate(35.6812362)).toBe('35.681236');
+    expect(formatCoordinate(-0.5)).toBe('-0.500000');
+  });
+});
+
+describe('formatFileSize', () => {
+  it('uses B, KB or MB', () => {
+    expect(formatFileSize(512)).toBe('512 B');
+    expect(formatFileSize(2048)).toBe('2.0 KB');
+    expect(formatFileSize(10 * 1024 * 1024)).toBe('10.0 MB');
+  });
+});
+
+describe('getInitials', () => {
+  it('keeps at most 2 letters', () => {
+    expect(getInitials('Taro Yamada Jr')).toBe('TY');
+    expect(getInitials('山田太郎')).toBe('山田');
+    expect(getInitials('  ', 'user@example.com')).toBe('U');
+    expect(getInitials(null, null)).toBe('?');
+  });
+});
+
+describe('currentYearMonth', () => {
+  it('is the month in Japan', () => {
+    expect(currentYearMonth(new Date('2026-11-30T15:30:00Z'))).toBe('2026-12');
+    expect(currentYearMonth(new Date('2026-01-05T00:00:00Z'))).toBe('2026-01');
+  });
+});
