@@ -18,6 +18,10 @@ import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { createMailer, type Mailer } from './plugins/mail';
 import { authRoutes } from './modules/auth/auth.routes';
+import { datasetRoutes } from './modules/datasets/datasets.routes';
+import { createDatasetsService } from './modules/datasets/datasets.service';
+import { poiRoutes } from './modules/pois/pois.routes';
+import { createPoisService } from './modules/pois/pois.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { logRoutes } from './modules/logs/logs.routes';
@@ -103,6 +107,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log });
   const usersService = createUsersService({ db: database.db });
   const logsService = createLogsService({ db: database.db });
+  const datasetsService = createDatasetsService({ db: database.db });
+  const poisService = createPoisService({ db: database.db, datasetsService });
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);
@@ -112,6 +118,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(userRoutes, { usersService });
       await api.register(adminUserRoutes, { usersService });
       await api.register(logRoutes, { logsService });
+      await api.register(datasetRoutes, { datasetsService });
+      await api.register(poiRoutes, { poisService });
     },
     { prefix: '/console/v1' },
   );

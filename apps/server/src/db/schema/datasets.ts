@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, check, doublePrecision, index, uniqueIndex, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+export const datasets = pgTable(
+  'datasets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Yen, exact: numeric(10,2) read as a string and handled in integer hundredths. */
+    pricePerSearch: numeric('price_per_search', { precision: 10, scale: 2 }).notNull(),
+    isPlatformDataset: boolean('is_platform_dataset').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The POI editor chosen by a platform admin (a data provider). */
+    assignedUserId: uuid('assigned_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The revenue recipient (a data provider); null means platform revenue. */
+    providerUserId: uuid('provider_user_id').references(() => users.id, { onDelete: 'set null' }),
+    stripeProductId: text('stripe_product_id'),
+    stripeMeterId: text('stripe_meter_id'),
+    poiCount: integer('poi_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('datasets_created_idx').on(t.createdAt, t.id),
+    index('datasets_created_by_idx').on(t.createdBy),
+    index('datasets_assigned_idx').on(t.assignedUserId),
+    check('datasets_price_range', sql`${t.pricePerSearch} >= 0 AND ${t.pricePerSearch} <= 1000`),
+  ],
+);
+
+export const datasetPriceHistory = pgTable(
+  'dataset_price_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    datasetId: uuid('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    price: numeric('price', { precision: 10, scale: 2 }).notNull(),
+    effectiveFrom: timestamp('effective_from', { withTimezone: true }).notNull().defaultNow(),
+    effectiveUntil: timestamp('effective_until', { withTimezone: true }),
+    reason: text('reason'),
+    changedBy: uuid('changed_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('dataset_price_history_dataset_idx').on(t.datasetId, t.effectiveFrom),
+    // At most one price in force per dataset.
+    uniqueIndex('dataset_price_history_current_idx').on(t.datasetId).where(sql`${t.effectiveUntil} IS NULL`),
+  ],
+);
+
+export const pois = pgTable(
+  'pois',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    datasetId: uuid('dataset_id')
+      .notNull()
+      .references(() => datasets.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    address: text('address'),
+    category: text('category'),
+    description: text('description'),
+    phone: text('phone'),
+    website: text('website'),
+    imageUrl: text('image_url'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    /** NFKC + lower-cased name, address, category and tags: what keywords match. */
+    searchText: text('search_text').notNull(),
+    /** Character bigrams of search_text: serves 2-character keywords, which trigrams cannot. */
+    searchBigrams: text('search_bigrams').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('pois_latitude_range', sql`${t.latitude} BETWEEN -90 AND 90`),
+    check('pois_longitude_range', sql`${t.longitude} BETWEEN -180 AND 180`),
+    index('pois_dataset_created_idx').on(t.datasetId, t.createdAt.desc(), t.id.desc()),
+    index('pois_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('pois_search_bigrams_idx').using('gin', t.searchBigrams),
+  ],
+);

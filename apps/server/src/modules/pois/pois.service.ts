@@ -1,0 +1,82 @@
+import { messages } from '@poi/shared/messages';
+import { POI_PREVIEW_LIMIT, type PoiFields } from '@poi/shared/schemas/poi';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { adjustPoiCount, findDataset } from '../datasets/datasets.repository';
+import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
+import * as repo from './pois.repository';
+
+export interface PoisService {
+  register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
+  search(user: CurrentUser, query: { dataset_id: string[]; keyword?: string; limit: number; offset: number }): Promise<{ rows: repo.PoiRow[]; total: number; preview: boolean }>;
+  get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
+  remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
+}
+
+export function createPoisService(deps: { db: Db; datasetsService: DatasetsService }): PoisService {
+  const { db, datasetsService } = deps;
+
+  const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
+
+  return {
+    async register(user, input) {
+      const { dataset_id: datasetId, poi_id: poiId, ...fields } = input;
+      return db.transaction(async (tx) => {
+        await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
+        if (poiId) {
+          const existing = await repo.findPoi(tx, poiId);
+          if (!existing || existing.datasetId !== datasetId) throw notFound();
+          return { poi: (await repo.updatePoi(tx, poiId, fields))!, created: false };
+        }
+        const poi = await repo.insertPoi(tx, datasetId, fields);
+        await adjustPoiCount(tx, datasetId, 1);
+        return { poi, created: true };
+      });
+    },
+
+    async search(user, query) {
+      const datasetIds = [...new Set(query.dataset_id)];
+      const managed: string[] = [];
+      for (const id of datasetIds) {
+        const dataset = await findDataset(db, id);
+        if (!dataset) throw new AppError('NOT_FOUND', messages.datasetNotFound);
+        if (canManageDataset(user, dataset)) managed.push(id);
+      }
+      if (managed.length === datasetIds.length) {
+        const result = await repo.listPois(db, { datasetIds, keyword: query.keyword, limit: query.limit, offset: query.offset });
+        return { ...result, preview: false };
+      }
+      // Others see the first POIs of one dataset; searching it in full is what the paid API is for.
+      if (datasetIds.length > 1 || query.keyword || query.offset >= POI_PREVIEW_LIMIT) {
+        throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
+      }
+      const limit = Math.min(query.limit, POI_PREVIEW_LIMIT - query.offset);
+      const result = await repo.listPois(db, { datasetIds, limit, offset: query.offset });
+      return { rows: result.rows, total: Math.min(result.total, POI_PREVIEW_LIMIT), preview: true };
+    },
+
+    async get(user, poiId, datasetId) {
+      const poi = await repo.findPoi(db, poiId);
+      if (!poi || (datasetId && poi.datasetId !== datasetId)) throw notFound();
+      const dataset = await findDataset(db, poi.datasetId);
+      if (!dataset) throw notFound();
+      if (!canManageDataset(user, dataset) && !(await repo.isInPreview(db, poi, POI_PREVIEW_LIMIT))) {
+        throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
+      }
+      return poi;
+    },
+
+    async remove(user, poiId) {
+      return db.transaction(async (tx) => {
+        const poi = await repo.findPoi(tx, poiId);
+        if (!poi) throw notFound();
+        await datasetsService.requireManaged(tx, user, poi.datasetId, { forUpdate: true });
+        const deleted = await repo.deletePoi(tx, poiId);
+        if (!deleted) throw notFound();
+        await adjustPoiCount(tx, poi.datasetId, -1);
+        return deleted;
+      });
+    },
+  };
+}
