@@ -1,6 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
+import fs from 'node:fs';
+import { ADMIN_SESSION_FILE } from './env';
 import { extractCode, waitForMail } from './mailbox';
 
 let counter = 0;
@@ -33,4 +35,9 @@ export async function useSession(page: Page, login: LoginResponse): Promise<void
     },
     [STORAGE_TOKEN_KEY, STORAGE_USER_KEY, login.token, JSON.stringify(login.user)] as const,
   );
+}
+
+/** The administrator (ADMIN_EMAILS), signed in once for the whole run by the global setup. */
+export function adminSession(): LoginResponse {
+  return JSON.parse(fs.readFileSync(ADMIN_SESSION_FILE, 'utf8')) as LoginResponse;
 }

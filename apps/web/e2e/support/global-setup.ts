@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
-import { ADMIN_EMAIL, E2E_BASE_URL, E2E_PORT, MAILBOX_DIR } from './env';
+import { ADMIN_EMAIL, ADMIN_SESSION_FILE, E2E_BASE_URL, E2E_PORT, MAILBOX_DIR } from './env';
+import { extractCode, waitForMail } from './mailbox';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '../../../server/dist/server.js');
@@ -68,10 +69,21 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await new Promise((r) => setTimeout(r, 250));
   }
 
+  const since = Date.now();
+  const post = (path: string, body: unknown) =>
+    fetch(`${E2E_BASE_URL}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const requested = await post('/console/v1/auth/request-otp', { email: ADMIN_EMAIL });
+  if (!requested.ok) throw new Error(`admin request-otp ${requested.status}`);
+  const code = extractCode(await waitForMail(ADMIN_EMAIL, since));
+  const verified = await post('/console/v1/auth/verify-otp', { email: ADMIN_EMAIL, code });
+  if (!verified.ok) throw new Error(`admin verify-otp ${verified.status}`);
+  fs.writeFileSync(ADMIN_SESSION_FILE, await verified.text());
+
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(ADMIN_SESSION_FILE, { force: true });
   };
 }

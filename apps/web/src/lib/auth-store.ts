@@ -1,0 +1,99 @@
+import { useSyncExternalStore } from 'react';
+import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
+import { userResponseSchema, userSchema, type User } from '@poi/shared/schemas/user';
+import { apiClient, isNetworkOrTimeout, onUnauthorized, statusOf } from './api-client';
+
+export interface AuthState {
+  token: string | null;
+  user: User | null;
+  /** True once the start-up rules have run; the router waits for it. */
+  initialised: boolean;
+}
+
+let state: AuthState = { token: null, user: null, initialised: false };
+const listeners = new Set<() => void>();
+
+function setState(next: Partial<AuthState>): void {
+  state = { ...state, ...next };
+  listeners.forEach((l) => l());
+}
+
+export const authStore = {
+  getState: (): AuthState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** After a successful verification: token and user are stored (spec 9: local storage). */
+  signIn(token: string, user: User): void {
+    window.localStorage.setItem(STORAGE_TOKEN_KEY, token);
+    window.localStorage.setItem(STORAGE_USER_KEY, JSON.stringify(user));
+    setState({ token, user });
+  },
+  setUser(user: User): void {
+    window.localStorage.setItem(STORAGE_USER_KEY, JSON.stringify(user));
+    setState({ user });
+  },
+  /** Logout, any 401, a failed verification: token and user go. */
+  clear(): void {
+    window.localStorage.removeItem(STORAGE_TOKEN_KEY);
+    window.localStorage.removeItem(STORAGE_USER_KEY);
+    setState({ token: null, user: null });
+  },
+};
+
+onUnauthorized(() => authStore.clear());
+
+export const isAuthenticated = (s: AuthState): boolean => !!s.token && !!s.user;
+
+function readStoredUser(): User | null {
+  const raw = window.localStorage.getItem(STORAGE_USER_KEY);
+  if (!raw) return null;
+  try {
+    const parsed = userSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+async function fetchCurrentUser(): Promise<void> {
+  try {
+    const res = await apiClient.get('/console/v1/user');
+    const user = userResponseSchema.parse(res.data).user;
+    if (state.token) authStore.setUser(user);
+  } catch (error) {
+    // 401 was already handled by the client (session cleared). 429, network errors, timeouts
+    // and other API errors keep the session (spec 4).
+    if (statusOf(error) === 401 || isNetworkOrTimeout(error)) return;
+  }
+}
+
+/**
+ * Start-up rules of spec section 4, run before the first navigation. A stored token with stored
+ * user data: the user data is used (and removed from storage), and the user is refreshed in the
+ * background, which also finds out whether the server still knows the session. A token without
+ * user data: the user is fetched before the first navigation.
+ */
+export async function initAuth(): Promise<void> {
+  const token = window.localStorage.getItem(STORAGE_TOKEN_KEY);
+  if (!token) {
+    window.localStorage.removeItem(STORAGE_USER_KEY);
+    setState({ token: null, user: null, initialised: true });
+    return;
+  }
+  const stored = readStoredUser();
+  window.localStorage.removeItem(STORAGE_USER_KEY);
+  if (stored) {
+    setState({ token, user: stored, initialised: true });
+    void fetchCurrentUser();
+    return;
+  }
+  setState({ token, user: null });
+  await fetchCurrentUser();
+  setState({ initialised: true });
+}
+
+export function useAuth(): AuthState {
+  return useSyncExternalStore(authStore.subscribe, authStore.getState, authStore.getState);
+}
