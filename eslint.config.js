@@ -37,7 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/src/lib/api-client.ts'],
+    files: ['apps/web/src/lib/api-client.ts', 'apps/web/src/lib/api-client.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -33,7 +33,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const api = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: Actor, payload?: unknown) =>
+const api = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: Actor, payload?: Record<string, unknown>) =>
   ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
 
 async function createAsProvider(who: Actor = actors.provider, body: Record<string, unknown> = {}) {

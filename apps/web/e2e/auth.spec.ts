@@ -142,7 +142,7 @@ test.describe('guards', () => {
     }
   });
 
-  test('an admin reaches the admin screens', async ({ page, request }) => {
+  test('an admin reaches the admin screens', async ({ page }) => {
     await useSession(page, adminSession());
     await page.goto('/admin/users');
     await expect(page).toHaveURL(/\/admin\/users$/);

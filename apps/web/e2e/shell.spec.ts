@@ -1,10 +1,10 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { waitForMail } from './support/mailbox';
 
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 
@@ -40,7 +40,7 @@ test.describe('application shell', () => {
     await page.screenshot({ path: `${SCREENS}/dashboard-1280.png`, fullPage: true });
   });
 
-  test('an admin sees the revenue and admin groups and the admin badge', async ({ page, request }) => {
+  test('an admin sees the revenue and admin groups and the admin badge', async ({ page }) => {
     await useSession(page, adminSession());
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/dashboard');
@@ -84,7 +84,7 @@ test.describe('application shell', () => {
     await expectNoHorizontalScroll(page);
   });
 
-  test('every route has its Japanese title', async ({ page, request }) => {
+  test('every route has its Japanese title', async ({ page }) => {
     await useSession(page, adminSession());
     const titles: Array<[string, string]> = [
       ['/dashboard', 'ダッシュボード'],
