@@ -47,10 +47,14 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './apps/web/src/features/auth', from: './apps/web/src/features', except: ['./auth'] },
-            { target: './apps/web/src/features/profile', from: './apps/web/src/features', except: ['./profile'] },
-            { target: './apps/web/src/features/landing', from: './apps/web/src/features', except: ['./landing'] },
+            ...['auth', 'profile', 'landing', 'dashboard', 'datasets', 'pois'].map((f) => ({
+              target: `./apps/web/src/features/${f}`,
+              from: './apps/web/src/features',
+              except: [`./${f}`],
+              message: 'A feature never imports another feature; pages compose features.',
+            })),
             { target: './apps/web/src/features', from: './apps/web/src/app' },
+            { target: './apps/web/src/features', from: './apps/web/src/pages' },
           ],
         },
       ],

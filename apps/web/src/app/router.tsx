@@ -3,6 +3,9 @@ import { LoginPage } from '../features/auth/pages/login-page';
 import { MagicLinkPage } from '../features/auth/pages/magic-link-page';
 import { VerifyOtpPage } from '../features/auth/pages/verify-otp-page';
 import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
+import { DatasetsPage } from '../features/datasets/pages/datasets-page';
+import { MarketplacePage } from '../features/datasets/pages/marketplace-page';
+import { DatasetDetailPage } from '../pages/dataset-detail-page';
 import { CommercePage } from '../features/landing/pages/commerce-page';
 import { DocsPage } from '../features/landing/pages/docs-page';
 import { LandingPage } from '../features/landing/pages/landing-page';
@@ -30,10 +33,10 @@ export const routes: RouteObject[] = [
       { path: '/dashboard', element: <Titled title="ダッシュボード"><DashboardPage /></Titled> },
       { path: '/api-keys', element: <PendingPage title="APIキー管理" description="APIキーの作成・ローテーション・無効化を行います。" /> },
       { path: '/usage', element: <PendingPage title="使用量" description="月ごとの検索回数と料金を確認できます。" /> },
-      { path: '/datasets', element: <PendingPage title="POIデータセット管理" description="管理しているPOIデータセットの一覧です。" /> },
+      { path: '/datasets', element: <Titled title="POIデータセット管理"><DatasetsPage /></Titled> },
       { path: '/poi', element: <PendingPage title="POI管理" description="データセットのPOIを検索・編集・移動します。" /> },
-      { path: '/marketplace', element: <PendingPage title="公開データセット" description="公開されているPOIデータセットの一覧です。" /> },
-      { path: '/marketplace/:datasetId', element: <PendingPage title="データセット詳細" /> },
+      { path: '/marketplace', element: <Titled title="公開データセット"><MarketplacePage /></Titled> },
+      { path: '/marketplace/:datasetId', element: <Titled title="データセット詳細"><DatasetDetailPage /></Titled> },
       { path: '/billing', element: <PendingPage title="請求・お支払い" /> },
       { path: '/profile', element: <Titled title="プロフィール"><ProfilePage /></Titled> },
       { path: '/upgrade', element: <PendingPage title="アカウントアップグレード" /> },

@@ -1,0 +1,38 @@
+import { Button } from './button';
+import { Modal } from './modal';
+
+/** An in-app confirmation (never window.confirm). */
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Modal
+      title={title}
+      onClose={onCancel}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onCancel} disabled={busy}>
+            キャンセル
+          </Button>
+          <Button variant="danger" onClick={onConfirm} disabled={busy}>
+            {busy ? '処理中...' : confirmLabel}
+          </Button>
+        </>
+      }
+    >
+      <p className="whitespace-pre-line text-sm text-gray-800">{message}</p>
+    </Modal>
+  );
+}

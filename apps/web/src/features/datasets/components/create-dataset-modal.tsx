@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { toast } from 'react-toastify';
+import type { z } from 'zod';
+import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '@poi/shared/limits';
+import { messages } from '@poi/shared/messages';
+import { assignDatasetBodySchema, DATASET_DESCRIPTION_MAX, DATASET_NAME_MAX } from '@poi/shared/schemas/dataset';
+import { Button } from '../../../components/ui/button';
+import { FormField, inputClass } from '../../../components/ui/form-field';
+import { Modal } from '../../../components/ui/modal';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useCreateDataset, useDataProviders } from '../api/datasets-api';
+
+type FormInput = z.input<typeof assignDatasetBodySchema>;
+type FormOutput = z.output<typeof assignDatasetBodySchema>;
+
+/** Create dataset (spec 2): platform admins also choose the POI editor and the revenue recipient. */
+export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { asPlatformAdmin: boolean; onClose: () => void; onCreated?: (id: string) => void }) {
+  const mutation = useCreateDataset();
+  const providers = useDataProviders(asPlatformAdmin);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(assignDatasetBodySchema),
+    defaultValues: { name: '', description: '', price_per_search: '' as unknown as number, assigned_user_id: '', provider_user_id: '' },
+  });
+
+  const onSubmit = handleSubmit(async (body) => {
+    setServerError(null);
+    try {
+      const created = await mutation.mutateAsync({ body, asPlatformAdmin });
+      toast.success(messages.datasetCreated);
+      onCreated?.(created.dataset_id);
+      onClose();
+    } catch (error) {
+      setServerError(getErrorMessage(error, messages.datasetCreateFailed));
+    }
+  });
+
+  return (
+    <Modal
+      title="データセットを作成"
+      onClose={onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            キャンセル
+          </Button>
+          <Button type="submit" form="create-dataset-form" disabled={isSubmitting}>
+            {isSubmitting ? '作成中...' : '作成'}
+          </Button>
+        </>
+      }
+    >
+      <form id="create-dataset-form" onSubmit={onSubmit} noValidate className="space-y-4">
+        <FormField id="ds-name" label="データセット名" required error={errors.name?.message}>
+          <input id="ds-name" maxLength={DATASET_NAME_MAX} aria-invalid={!!errors.name} className={inputClass} {...register('name')} />
+        </FormField>
+        <FormField id="ds-description" label="説明" error={errors.description?.message}>
+          <textarea id="ds-description" rows={3} maxLength={DATASET_DESCRIPTION_MAX} className={inputClass} {...register('description')} />
+        </FormField>
+        <FormField id="ds-price" label="1検索あたりの価格(円)" required hint={messages.priceHint} error={errors.price_per_search?.message}>
+          <input
+            id="ds-price"
+            type="number"
+            inputMode="decimal"
+            step={PRICE_STEP}
+            min={PRICE_MIN}
+            max={PRICE_MAX}
+            aria-invalid={!!errors.price_per_search}
+            className={inputClass}
+            {...register('price_per_search')}
+          />
+        </FormField>
+        {asPlatformAdmin ? (
+          <>
+            <FormField id="ds-editor" label="POI編集者(データプロバイダー)" hint="未選択の場合はプラットフォームが管理します" error={errors.assigned_user_id?.message}>
+              <select id="ds-editor" className={inputClass} disabled={providers.isPending} {...register('assigned_user_id')}>
+                <option value="">プラットフォーム管理</option>
+                {providers.data?.map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.display_name ? `${u.display_name} (${u.email})` : u.email}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            <FormField id="ds-recipient" label="収益受取人(データプロバイダー)" hint="未選択の場合は収益はプラットフォームに帰属します" error={errors.provider_user_id?.message}>
+              <select id="ds-recipient" className={inputClass} disabled={providers.isPending} {...register('provider_user_id')}>
+                <option value="">プラットフォーム</option>
+                {providers.data?.map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.display_name ? `${u.display_name} (${u.email})` : u.email}
+                  </option>
+                ))}
+              </select>
+            </FormField>
+            {providers.isError ? <p className="text-sm text-red-700">データプロバイダーの一覧を取得できませんでした</p> : null}
+          </>
+        ) : null}
+        {serverError ? (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
+            {serverError}
+          </p>
+        ) : null}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,166 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { Eye, Plus, Search, Trash2 } from 'lucide-react';
+import { formatCoordinate, formatDate } from '@poi/shared/format';
+import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
+import { messages } from '@poi/shared/messages';
+import type { Poi } from '@poi/shared/schemas/poi';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Pagination } from '../../../components/ui/pagination';
+import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { getErrorMessage } from '../../../lib/api-client';
+import { usePoiList, useRemovePoi } from '../api/pois-api';
+import { PoiDetailModal } from './poi-detail-modal';
+import { PoiFormModal } from './poi-form-modal';
+
+/**
+ * The POI list of the dataset detail screen (spec 2): register, name search (Enter or button),
+ * table, paging, details and delete. Mount with `key={datasetId}` so a new dataset starts afresh.
+ */
+export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: string; canManage: boolean; onChanged?: () => void }) {
+  const [keywordInput, setKeywordInput] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Poi | null>(null);
+  const pageSize = POI_SEARCH_DEFAULT_LIMIT;
+  const list = usePoiList({ datasetIds: [datasetId], keyword: keyword || undefined, page, pageSize });
+  const remove = useRemovePoi();
+
+  const total = list.data?.total ?? 0;
+  const totalPages = Math.max(1, Math.ceil(total / pageSize));
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setKeyword(keywordInput.trim());
+    setPage(1);
+  };
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.poi_id);
+      toast.success(messages.poiDeleted);
+      onChanged?.();
+    } catch (error) {
+      toast.error(`${messages.poiDeleteFailed}: ${getErrorMessage(error, messages.poiDeleteFailed)}`);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const registerButton = canManage ? (
+    <Button onClick={() => setCreating(true)}>
+      <Plus className="h-4 w-4" aria-hidden="true" />
+      POIを登録
+    </Button>
+  ) : null;
+
+  return (
+    <section aria-labelledby="poi-section" className="rounded-lg border border-gray-200 bg-white p-5">
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id="poi-section" className="text-lg font-semibold text-gray-900">
+          POI一覧
+          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({total} 件)</span> : null}
+        </h2>
+        {registerButton}
+      </div>
+
+      {canManage ? (
+        <form role="search" onSubmit={onSearch} className="mb-4 flex gap-2">
+          <label htmlFor="poi-keyword" className="sr-only">
+            POIを名称で検索
+          </label>
+          <input
+            id="poi-keyword"
+            type="search"
+            value={keywordInput}
+            onChange={(e) => setKeywordInput(e.target.value)}
+            placeholder="名称・住所・カテゴリ・タグで検索"
+            className="min-w-0 flex-1 rounded-md border border-gray-400 px-3 py-2 text-sm focus:border-blue-600 focus:outline-none focus:ring-2 focus:ring-blue-600"
+          />
+          <Button type="submit" variant="secondary">
+            <Search className="h-4 w-4" aria-hidden="true" />
+            検索
+          </Button>
+        </form>
+      ) : (
+        <p className="mb-4 rounded-md bg-blue-50 p-3 text-sm text-blue-900">
+          プレビューとして先頭10件を表示しています。全件の検索は検索APIをご利用ください。
+        </p>
+      )}
+
+      {list.isPending ? (
+        <LoadingBlock />
+      ) : list.isError ? (
+        <ErrorBlock message={getErrorMessage(list.error, messages.poiSearchFailed)} onRetry={() => void list.refetch()} />
+      ) : list.data.pois.length === 0 ? (
+        keyword ? (
+          <EmptyBlock message="条件に一致するPOIはありません" />
+        ) : (
+          <EmptyBlock message={messages.noPois}>{registerButton}</EmptyBlock>
+        )
+      ) : (
+        <>
+          <div className="-mx-5 overflow-x-auto">
+            <table className="w-full min-w-[44rem] divide-y divide-gray-200 text-sm">
+              <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
+                <tr>
+                  <th scope="col" className="px-5 py-2">POI ID</th>
+                  <th scope="col" className="px-3 py-2">名称</th>
+                  <th scope="col" className="px-3 py-2">住所</th>
+                  <th scope="col" className="px-3 py-2">緯度</th>
+                  <th scope="col" className="px-3 py-2">経度</th>
+                  <th scope="col" className="px-3 py-2">登録日</th>
+                  <th scope="col" className="px-5 py-2 text-right">操作</th>
+                </tr>
+              </thead>
+              <tbody className={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
+                {list.data.pois.map((poi) => (
+                  <tr key={poi.poi_id}>
+                    <td className="max-w-[8rem] truncate px-5 py-2 font-mono text-xs text-gray-700" title={poi.poi_id}>
+                      {poi.poi_id}
+                    </td>
+                    <td className="min-w-[10rem] px-3 py-2 font-medium text-gray-900">{poi.name}</td>
+                    <td className="min-w-[12rem] px-3 py-2 text-gray-800">{poi.address || '-'}</td>
+                    <td className="px-3 py-2 font-mono text-xs text-gray-800">{formatCoordinate(poi.latitude)}</td>
+                    <td className="px-3 py-2 font-mono text-xs text-gray-800">{formatCoordinate(poi.longitude)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDate(poi.created_at)}</td>
+                    <td className="whitespace-nowrap px-5 py-2 text-right">
+                      <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex items-center gap-1 rounded px-2 py-1 text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
+                        <Eye className="h-4 w-4" aria-hidden="true" />
+                        詳細
+                      </button>
+                      {canManage ? (
+                        <button type="button" onClick={() => setDeleting(poi)} className="ml-1 inline-flex items-center gap-1 rounded px-2 py-1 text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
+                          <Trash2 className="h-4 w-4" aria-hidden="true" />
+                          削除
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={page} totalPages={totalPages} total={total} onChange={setPage} />
+        </>
+      )}
+
+      {creating ? <PoiFormModal datasetId={datasetId} onClose={() => setCreating(false)} onSaved={() => onChanged?.()} /> : null}
+      {viewing ? <PoiDetailModal poiId={viewing} datasetId={datasetId} onClose={() => setViewing(null)} /> : null}
+      {deleting ? (
+        <ConfirmDialog
+          title="POIを削除"
+          message={`「${deleting.name}」を削除します。この操作は取り消せません。`}
+          confirmLabel="削除する"
+          busy={remove.isPending}
+          onConfirm={() => void onDelete()}
+          onCancel={() => setDeleting(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

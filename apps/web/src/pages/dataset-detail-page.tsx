@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import { ArrowLeft, Copy, Tag, Trash2, Upload } from 'lucide-react';
+import { formatDate, formatDateTime, formatYen } from '@poi/shared/format';
+import { messages } from '@poi/shared/messages';
+import { Button } from '../components/ui/button';
+import { ConfirmDialog } from '../components/ui/confirm-dialog';
+import { ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
+import { useDataset, useDeleteDataset } from '../features/datasets/api/datasets-api';
+import { datasetKeys } from '../features/datasets/api/keys';
+import { copyDatasetId } from '../features/datasets/components/dataset-card';
+import { PriceChangeModal } from '../features/datasets/components/price-change-modal';
+import { PoiSection } from '../features/pois/components/poi-section';
+import { getErrorMessage } from '../lib/api-client';
+
+/** /marketplace/{datasetId} "データセット詳細" (spec 2): composes the datasets and POI features. */
+export function DatasetDetailPage() {
+  const { datasetId = '' } = useParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const query = useDataset(datasetId);
+  const remove = useDeleteDataset();
+  const [changingPrice, setChangingPrice] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/marketplace'));
+
+  const onDelete = async () => {
+    try {
+      await remove.mutateAsync(datasetId);
+      toast.success(messages.datasetDeleted);
+      navigate('/datasets', { replace: true });
+    } catch (error) {
+      toast.error(`${messages.datasetDeleteFailed}: ${getErrorMessage(error, messages.datasetDeleteFailed)}`);
+      setConfirmDelete(false);
+    }
+  };
+
+  return (
+    <div>
+      <button type="button" onClick={back} className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-blue-800 hover:underline">
+        <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+        戻る
+      </button>
+      {query.isPending ? (
+        <LoadingBlock />
+      ) : query.isError ? (
+        <>
+          <h1 className="mb-4 text-2xl font-bold text-gray-900">データセット詳細</h1>
+          <ErrorBlock message={getErrorMessage(query.error, messages.datasetDetailFailed)} onRetry={() => void query.refetch()} />
+        </>
+      ) : (
+        <div className="space-y-6">
+          <section aria-labelledby="dataset-name" className="rounded-lg border border-gray-200 bg-white p-5">
+            <p className="text-sm font-medium text-gray-700">データセット詳細</p>
+            <div className="mt-1 flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+              <div className="min-w-0">
+                <h1 id="dataset-name" className="break-words text-2xl font-bold text-gray-900">
+                  {query.data.name}
+                </h1>
+                <p className="mt-2 whitespace-pre-line text-gray-800">{query.data.description || messages.noDescription}</p>
+              </div>
+              {query.data.can_manage ? (
+                <div className="flex flex-wrap gap-2">
+                  <Button variant="secondary" onClick={() => setChangingPrice(true)}>
+                    <Tag className="h-4 w-4" aria-hidden="true" />
+                    価格変更
+                  </Button>
+                  <Button variant="secondary" disabled title="POI一括インポートは準備中です">
+                    <Upload className="h-4 w-4" aria-hidden="true" />
+                    POI一括インポート
+                  </Button>
+                  <Button variant="danger" onClick={() => setConfirmDelete(true)}>
+                    <Trash2 className="h-4 w-4" aria-hidden="true" />
+                    削除
+                  </Button>
+                </div>
+              ) : null}
+            </div>
+            <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+              <div>
+                <dt className="text-gray-700">データセットID</dt>
+                <dd className="mt-1 flex items-center gap-1">
+                  <code className="break-all font-mono text-xs text-gray-900">{query.data.dataset_id}</code>
+                  <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="rounded p-1 text-gray-700 hover:bg-gray-100">
+                    <Copy className="h-3.5 w-3.5" aria-hidden="true" />
+                  </button>
+                </dd>
+              </div>
+              <div>
+                <dt className="text-gray-700">1検索あたりの価格</dt>
+                <dd className="mt-1 text-lg font-bold text-gray-900">{formatYen(query.data.price_per_search, 4)}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-700">種別</dt>
+                <dd className="mt-1 text-gray-900">{query.data.is_platform_dataset ? 'プラットフォーム提供' : 'データプロバイダー提供'}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-700">作成日</dt>
+                <dd className="mt-1 text-gray-900">{formatDate(query.data.created_at)}</dd>
+              </div>
+            </dl>
+          </section>
+
+          {query.data.stripe_product_id ? (
+            <section aria-labelledby="payment-provider" className="rounded-lg border border-gray-200 bg-white p-5">
+              <h2 id="payment-provider" className="font-semibold text-gray-900">
+                決済連携(Stripe)
+              </h2>
+              <dl className="mt-3 grid gap-3 text-sm sm:grid-cols-2">
+                <div>
+                  <dt className="text-gray-700">商品ID</dt>
+                  <dd className="mt-1 break-all font-mono text-xs text-gray-900">{query.data.stripe_product_id}</dd>
+                </div>
+                <div>
+                  <dt className="text-gray-700">メーターID</dt>
+                  <dd className="mt-1 break-all font-mono text-xs text-gray-900">{query.data.stripe_meter_id || '-'}</dd>
+                </div>
+              </dl>
+            </section>
+          ) : null}
+
+          {query.data.pricing_history.length > 0 ? (
+            <section aria-labelledby="price-history" className="rounded-lg border border-gray-200 bg-white p-5">
+              <h2 id="price-history" className="font-semibold text-gray-900">
+                価格変更履歴
+              </h2>
+              <div className="-mx-5 mt-3 overflow-x-auto">
+                <table className="w-full min-w-[36rem] divide-y divide-gray-200 text-sm">
+                  <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
+                    <tr>
+                      <th scope="col" className="px-5 py-2">価格</th>
+                      <th scope="col" className="px-3 py-2">適用開始</th>
+                      <th scope="col" className="px-3 py-2">適用終了</th>
+                      <th scope="col" className="px-5 py-2">理由</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-gray-100">
+                    {query.data.pricing_history.map((h) => (
+                      <tr key={h.effective_from}>
+                        <td className="px-5 py-2 font-medium text-gray-900">{formatYen(h.price, 2)}</td>
+                        <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDateTime(h.effective_from)}</td>
+                        <td className="whitespace-nowrap px-3 py-2 text-gray-800">{h.effective_until ? formatDateTime(h.effective_until) : messages.stillValid}</td>
+                        <td className="px-5 py-2 text-gray-800">{h.reason || '-'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          ) : null}
+
+          <PoiSection
+            key={datasetId}
+            datasetId={datasetId}
+            canManage={query.data.can_manage}
+            onChanged={() => void client.invalidateQueries({ queryKey: datasetKeys.detail(datasetId) })}
+          />
+        </div>
+      )}
+
+      {changingPrice && query.data ? (
+        <PriceChangeModal datasetId={datasetId} currentPrice={query.data.price_per_search} onClose={() => setChangingPrice(false)} />
+      ) : null}
+      {confirmDelete && query.data ? (
+        <ConfirmDialog
+          title="データセットを削除"
+          message={`「${query.data.name}」と登録されているすべてのPOI・価格履歴を削除します。この操作は取り消せません。`}
+          confirmLabel="削除する"
+          busy={remove.isPending}
+          onConfirm={() => void onDelete()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      ) : null}
+    </div>
+  );
+}
