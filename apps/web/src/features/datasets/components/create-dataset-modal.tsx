@@ -6,13 +6,17 @@ import type { z } from 'zod';
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { assignDatasetBodySchema, DATASET_DESCRIPTION_MAX, DATASET_NAME_MAX } from '@poi/shared/schemas/dataset';
-import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
-import { Modal } from '../../../components/ui/modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useCreateDataset, useDataProviders } from '../api/datasets-api';
 
 type FormInput = z.input<typeof assignDatasetBodySchema>;
+
+const pickers = [
+  { field: 'assigned_user_id', id: 'ds-editor', label: 'POI編集者(データプロバイダー)', hint: '未選択の場合はプラットフォームが管理します', none: 'プラットフォーム管理' },
+  { field: 'provider_user_id', id: 'ds-recipient', label: '収益受取人(データプロバイダー)', hint: '未選択の場合は収益はプラットフォームに帰属します', none: 'プラットフォーム' },
+] as const;
 type FormOutput = z.output<typeof assignDatasetBodySchema>;
 
 /** Create dataset (spec 2): platform admins also choose the POI editor and the revenue recipient. */
@@ -42,19 +46,13 @@ export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { as
   });
 
   return (
-    <Modal
+    <FormModal
       title="データセットを作成"
+      formId="create-dataset-form"
+      submitLabel={isSubmitting ? '作成中...' : '作成'}
+      submitting={isSubmitting}
+      error={serverError}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            キャンセル
-          </Button>
-          <Button type="submit" form="create-dataset-form" disabled={isSubmitting}>
-            {isSubmitting ? '作成中...' : '作成'}
-          </Button>
-        </>
-      }
     >
       <form id="create-dataset-form" onSubmit={onSubmit} noValidate className="space-y-4">
         <FormField id="ds-name" label="データセット名" required error={errors.name?.message}>
@@ -78,35 +76,22 @@ export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { as
         </FormField>
         {asPlatformAdmin ? (
           <>
-            <FormField id="ds-editor" label="POI編集者(データプロバイダー)" hint="未選択の場合はプラットフォームが管理します" error={errors.assigned_user_id?.message}>
-              <select id="ds-editor" className={inputClass} disabled={providers.isPending} {...register('assigned_user_id')}>
-                <option value="">プラットフォーム管理</option>
-                {providers.data?.map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.display_name ? `${u.display_name} (${u.email})` : u.email}
-                  </option>
-                ))}
-              </select>
-            </FormField>
-            <FormField id="ds-recipient" label="収益受取人(データプロバイダー)" hint="未選択の場合は収益はプラットフォームに帰属します" error={errors.provider_user_id?.message}>
-              <select id="ds-recipient" className={inputClass} disabled={providers.isPending} {...register('provider_user_id')}>
-                <option value="">プラットフォーム</option>
-                {providers.data?.map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.display_name ? `${u.display_name} (${u.email})` : u.email}
-                  </option>
-                ))}
-              </select>
-            </FormField>
+            {pickers.map((picker) => (
+              <FormField key={picker.field} id={picker.id} label={picker.label} hint={picker.hint} error={errors[picker.field]?.message}>
+                <select id={picker.id} className={inputClass} disabled={providers.isPending} {...register(picker.field)}>
+                  <option value="">{picker.none}</option>
+                  {providers.data?.map((u) => (
+                    <option key={u.id} value={u.id}>
+                      {u.display_name ? `${u.display_name} (${u.email})` : u.email}
+                    </option>
+                  ))}
+                </select>
+              </FormField>
+            ))}
             {providers.isError ? <p className="text-sm text-red-700">データプロバイダーの一覧を取得できませんでした</p> : null}
           </>
         ) : null}
-        {serverError ? (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
-            {serverError}
-          </p>
-        ) : null}
       </form>
-    </Modal>
+    </FormModal>
   );
 }

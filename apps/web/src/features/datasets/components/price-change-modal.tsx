@@ -7,9 +7,8 @@ import { formatYen } from '@poi/shared/format';
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { priceChangeBodySchema, PRICE_REASON_MAX } from '@poi/shared/schemas/dataset';
-import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
-import { Modal } from '../../../components/ui/modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useChangePrice } from '../api/datasets-api';
 
@@ -41,19 +40,13 @@ export function PriceChangeModal({ datasetId, currentPrice, onClose }: { dataset
   });
 
   return (
-    <Modal
+    <FormModal
       title="価格を変更"
+      formId="price-change-form"
+      submitLabel={isSubmitting ? '変更中...' : '変更する'}
+      submitting={isSubmitting}
+      error={serverError}
       onClose={onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            キャンセル
-          </Button>
-          <Button type="submit" form="price-change-form" disabled={isSubmitting}>
-            {isSubmitting ? '変更中...' : '変更する'}
-          </Button>
-        </>
-      }
     >
       <p className="mb-4 text-sm text-gray-700">現在の価格: {formatYen(currentPrice, 2)} / 検索</p>
       <form id="price-change-form" onSubmit={onSubmit} noValidate className="space-y-4">
@@ -73,12 +66,7 @@ export function PriceChangeModal({ datasetId, currentPrice, onClose }: { dataset
         <FormField id="price-reason" label="変更理由" error={errors.reason?.message}>
           <textarea id="price-reason" rows={3} maxLength={PRICE_REASON_MAX} className={inputClass} {...register('reason')} />
         </FormField>
-        {serverError ? (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
-            {serverError}
-          </p>
-        ) : null}
       </form>
-    </Modal>
+    </FormModal>
   );
 }

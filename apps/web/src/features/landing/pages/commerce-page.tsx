@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { MapPin } from 'lucide-react';
+import { PublicPage } from '../components/public-page';
 import { usePageTitle } from '../../../lib/use-page-title';
 
 const rows: Array<[string, string]> = [
@@ -17,27 +16,17 @@ const rows: Array<[string, string]> = [
 export function CommercePage() {
   usePageTitle('特定商取引法に基づく表記');
   return (
-    <div className="min-h-screen bg-white">
-      <header className="border-b border-gray-200">
-        <div className="mx-auto flex max-w-4xl items-center px-4 py-4">
-          <Link to="/" className="flex items-center gap-2 text-lg font-bold text-blue-800">
-            <MapPin className="h-5 w-5" aria-hidden="true" />
-            POI Cloud
-          </Link>
-        </div>
-      </header>
-      <main className="mx-auto max-w-4xl px-4 py-10">
-        <h1 className="text-2xl font-bold text-gray-900">特定商取引法に基づく表記</h1>
-        <p className="mt-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">準備中: 正式な表記は請求機能の公開時に掲載します。</p>
-        <dl className="mt-6 divide-y divide-gray-200 border-y border-gray-200">
-          {rows.map(([term, value]) => (
-            <div key={term} className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
-              <dt className="font-medium text-gray-900">{term}</dt>
-              <dd className="text-gray-800 sm:col-span-2">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </main>
-    </div>
+    <PublicPage width="max-w-4xl">
+      <h1 className="text-2xl font-bold text-gray-900">特定商取引法に基づく表記</h1>
+      <p className="mt-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">準備中: 正式な表記は請求機能の公開時に掲載します。</p>
+      <dl className="mt-6 divide-y divide-gray-200 border-y border-gray-200">
+        {rows.map(([term, value]) => (
+          <div key={term} className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
+            <dt className="font-medium text-gray-900">{term}</dt>
+            <dd className="text-gray-800 sm:col-span-2">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </PublicPage>
   );
 }

@@ -6,9 +6,8 @@ import type { z } from 'zod';
 import { POI_FIELD_MAX } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { poiFieldsSchema, type Poi } from '@poi/shared/schemas/poi';
-import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
-import { Modal } from '../../../components/ui/modal';
+import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useRegisterPoi } from '../api/pois-api';
 
@@ -66,20 +65,14 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
 
   const submitLabel = poi ? (isSubmitting ? '更新中...' : '更新') : isSubmitting ? '登録中...' : '登録';
   return (
-    <Modal
+    <FormModal
       title={poi ? 'POIを編集' : 'POIを登録'}
+      formId="poi-form"
+      submitLabel={submitLabel}
+      submitting={isSubmitting}
+      error={serverError}
       onClose={onClose}
       size="lg"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            キャンセル
-          </Button>
-          <Button type="submit" form="poi-form" disabled={isSubmitting}>
-            {submitLabel}
-          </Button>
-        </>
-      }
     >
       <form id="poi-form" onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
@@ -110,12 +103,7 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
             <input id="poi-tags" className={inputClass} {...register('tags')} />
           </FormField>
         </div>
-        {serverError ? (
-          <p role="alert" className="whitespace-pre-line rounded-md bg-red-50 p-3 text-sm text-red-800 sm:col-span-2">
-            {serverError}
-          </p>
-        ) : null}
       </form>
-    </Modal>
+    </FormModal>
   );
 }
