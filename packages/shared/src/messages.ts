@@ -98,6 +98,13 @@ export const messages = {
   poiIdInvalid: 'POI IDが正しくありません',
   poiNotFound: 'POIが見つかりません',
   poiUpdated: 'POIを更新しました',
+  poiMoved: 'POIを移動しました',
+  poiMoveSameDataset: '移動先に同じデータセットは指定できません',
+  importNoValidRows: '取り込めるPOIがありませんでした。スキップされた行の理由を確認してください',
+  importWrongFormat: 'ファイル形式は csv または json を指定してください',
+  importFieldsFirst: 'dataset_id と format はファイルより前に送信してください',
+  importFileMissing: 'ファイルを選択してください',
+  importFileExtension: 'ファイルは .csv または .json を選択してください',
   poiPreviewOnly: 'プレビューでは先頭10件のみ表示できます。全件の検索はAPIをご利用ください',
 
   // Generic

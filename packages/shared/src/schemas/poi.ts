@@ -113,19 +113,46 @@ const datasetIdList = z.preprocess(
   z.array(datasetIdSchema).min(1, messages.datasetIdRequired).max(10, 'データセットは10件まで指定できます'),
 );
 
-export const poiSearchQuerySchema = z.object({
-  dataset_id: datasetIdList,
-  keyword: z.preprocess(blankToUndefined, z.string().trim().max(100, 'キーワードは100文字以内で入力してください').optional()),
-  limit: z.coerce.number().int().min(1).max(POI_SEARCH_MAX_LIMIT).default(POI_SEARCH_DEFAULT_LIMIT),
-  offset: z.coerce.number().int().min(0).max(100_000).default(0),
-});
+export const SEARCH_RADIUS_MIN = 1;
+export const SEARCH_RADIUS_MAX = 50_000;
+/** Totals are counted up to this many matches; beyond it `total` says "at least this many". */
+export const SEARCH_TOTAL_CAP = 10_000;
+
+const optionalNumber = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v), schema.optional());
+
+export const poiSearchQuerySchema = z
+  .object({
+    dataset_id: datasetIdList,
+    keyword: z.preprocess(blankToUndefined, z.string().trim().max(100, 'キーワードは100文字以内で入力してください').optional()),
+    latitude: optionalNumber(z.number({ error: '緯度は数値で指定してください' }).min(-90, '緯度は-90から90の範囲で指定してください').max(90, '緯度は-90から90の範囲で指定してください')),
+    longitude: optionalNumber(z.number({ error: '経度は数値で指定してください' }).min(-180, '経度は-180から180の範囲で指定してください').max(180, '経度は-180から180の範囲で指定してください')),
+    radius: optionalNumber(
+      z
+        .number({ error: '半径は数値で指定してください' })
+        .min(SEARCH_RADIUS_MIN, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`)
+        .max(SEARCH_RADIUS_MAX, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`),
+    ),
+    limit: z.coerce.number().int().min(1).max(POI_SEARCH_MAX_LIMIT).default(POI_SEARCH_DEFAULT_LIMIT),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.latitude === undefined) !== (q.longitude === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [q.latitude === undefined ? 'latitude' : 'longitude'], message: '緯度と経度は両方を指定してください' });
+    }
+    if (q.radius !== undefined && q.latitude === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['radius'], message: '半径を指定する場合は緯度と経度も指定してください' });
+    }
+  });
 export type PoiSearchQuery = z.input<typeof poiSearchQuerySchema>;
 
 export const poiSearchResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
     pois: z.array(poiSchema),
+    /** Matches, counted up to SEARCH_TOTAL_CAP (then `total_capped` is true). */
     total: z.number().int(),
+    total_capped: z.boolean(),
     /** True when the caller sees only the preview of a dataset they do not manage. */
     preview: z.boolean(),
   }),
@@ -142,3 +169,28 @@ export const poiGetQuerySchema = z.object({
   dataset_id: datasetIdSchema.optional(),
   poi_id: poiIdSchema.optional(),
 });
+
+export const movePoiBodySchema = z.object({ target_dataset_id: datasetIdSchema });
+export type MovePoiBody = z.infer<typeof movePoiBodySchema>;
+
+export const EXPORT_FORMATS = ['csv', 'geojson'] as const;
+export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('csv') });
+
+export const IMPORT_FORMATS = ['csv', 'json'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export const importIssueSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
+export type ImportIssue = z.infer<typeof importIssueSchema>;
+
+/** The skipped rows reported back: the first 100. */
+export const IMPORT_ISSUES_REPORTED = 100;
+
+export const bulkImportResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  imported_count: z.number().int(),
+  total_count: z.number().int(),
+  skipped_count: z.number().int(),
+  skipped: z.array(importIssueSchema),
+});
+export type BulkImportResponse = z.infer<typeof bulkImportResponseSchema>;

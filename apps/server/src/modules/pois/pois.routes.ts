@@ -8,7 +8,12 @@ import {
   poiSearchQuerySchema,
   poiSearchResponseSchema,
   registerPoiBodySchema,
+  movePoiBodySchema,
+  exportQuerySchema,
 } from '@poi/shared/schemas/poi';
+import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
+import { Readable } from 'node:stream';
+import { csvHeader, csvRow, geoJsonFeature } from './export-format';
 import { requireUser } from '../../plugins/auth';
 import { toPoi } from './pois.mapper';
 import type { PoisService } from './pois.service';
@@ -37,8 +42,11 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
     '/poi/search',
     { schema: { tags, summary: 'POIの検索', querystring: poiSearchQuerySchema, response: { 200: poiSearchResponseSchema } } },
     async (request) => {
-      const { rows, total, preview } = await service.search(requireUser(request), request.query);
-      return { success: true as const, data: { pois: rows.map((r) => toPoi(r)), total, preview } };
+      const { rows, total, capped, preview } = await service.search(requireUser(request), request.query);
+      return {
+        success: true as const,
+        data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, preview },
+      };
     },
   );
 
@@ -57,6 +65,60 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
     async (request) => {
       const poi = await service.remove(requireUser(request), request.params.poiId);
       return { success: true as const, message: messages.poiDeleted, data: { poi: toPoi(poi) } };
+    },
+  );
+
+  app.post(
+    '/poi/move/:poiId',
+    {
+      schema: {
+        tags,
+        summary: 'POIを別のデータセットへ移動(両方を管理している場合のみ)',
+        params: poiParamsSchema,
+        body: movePoiBodySchema,
+        response: { 200: poiRegisterResponseSchema },
+      },
+    },
+    async (request) => {
+      const poi = await service.move(requireUser(request), request.params.poiId, request.body.target_dataset_id);
+      return { success: true as const, message: messages.poiMoved, data: { poi: toPoi(poi) } };
+    },
+  );
+
+  app.get(
+    '/datasets/:id/export',
+    {
+      schema: {
+        tags,
+        summary: 'データセットのPOIをCSV(UTF-8 BOM付き)またはGeoJSONで書き出し',
+        params: datasetParamsSchema,
+        querystring: exportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const pages = await service.exportRows(requireUser(request), request.params.id);
+      const csv = request.query.format === 'csv';
+      async function* body() {
+        if (csv) {
+          yield csvHeader();
+          for await (const page of pages) yield page.map(csvRow).join('');
+          return;
+        }
+        yield '{"type":"FeatureCollection","features":[';
+        let first = true;
+        for await (const page of pages) {
+          for (const poi of page) {
+            yield (first ? '' : ',') + geoJsonFeature(poi);
+            first = false;
+          }
+        }
+        yield ']}';
+      }
+      reply
+        .header('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/geo+json; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="dataset-${request.params.id}.${csv ? 'csv' : 'geojson'}"`)
+        .header('Cache-Control', 'no-store');
+      return reply.send(Readable.from(body()));
     },
   );
 };

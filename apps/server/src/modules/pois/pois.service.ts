@@ -7,11 +7,26 @@ import { adjustPoiCount, findDataset } from '../datasets/datasets.repository';
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
 
+const EXPORT_PAGE = 2000;
+
+export interface PoiSearchInput {
+  dataset_id: string[];
+  keyword?: string;
+  latitude?: number;
+  longitude?: number;
+  radius?: number;
+  limit: number;
+  offset: number;
+}
+
 export interface PoisService {
   register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
-  search(user: CurrentUser, query: { dataset_id: string[]; keyword?: string; limit: number; offset: number }): Promise<{ rows: repo.PoiRow[]; total: number; preview: boolean }>;
+  search(user: CurrentUser, query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean; preview: boolean }>;
   get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
   remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
+  move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
+  /** Every POI of a managed dataset, a page at a time, oldest first. */
+  exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
 }
 
 export function createPoisService(deps: { db: Db; datasetsService: DatasetsService }): PoisService {
@@ -43,17 +58,21 @@ export function createPoisService(deps: { db: Db; datasetsService: DatasetsServi
         if (!dataset) throw new AppError('NOT_FOUND', messages.datasetNotFound);
         if (canManageDataset(user, dataset)) managed.push(id);
       }
+      const point =
+        query.latitude !== undefined && query.longitude !== undefined
+          ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
+          : undefined;
       if (managed.length === datasetIds.length) {
-        const result = await repo.listPois(db, { datasetIds, keyword: query.keyword, limit: query.limit, offset: query.offset });
+        const result = await repo.searchPois(db, { datasetIds, keyword: query.keyword, point, limit: query.limit, offset: query.offset });
         return { ...result, preview: false };
       }
       // Others see the first POIs of one dataset; searching it in full is what the paid API is for.
-      if (datasetIds.length > 1 || query.keyword || query.offset >= POI_PREVIEW_LIMIT) {
+      if (datasetIds.length > 1 || query.keyword || point || query.offset >= POI_PREVIEW_LIMIT) {
         throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
       }
       const limit = Math.min(query.limit, POI_PREVIEW_LIMIT - query.offset);
-      const result = await repo.listPois(db, { datasetIds, limit, offset: query.offset });
-      return { rows: result.rows, total: Math.min(result.total, POI_PREVIEW_LIMIT), preview: true };
+      const result = await repo.searchPois(db, { datasetIds, limit, offset: query.offset });
+      return { rows: result.rows, total: Math.min(result.total, POI_PREVIEW_LIMIT), capped: false, preview: true };
     },
 
     async get(user, poiId, datasetId) {
@@ -77,6 +96,37 @@ export function createPoisService(deps: { db: Db; datasetsService: DatasetsServi
         await adjustPoiCount(tx, poi.datasetId, -1);
         return deleted;
       });
+    },
+
+    async move(user, poiId, targetDatasetId) {
+      return db.transaction(async (tx) => {
+        const poi = await repo.findPoi(tx, poiId);
+        if (!poi) throw notFound();
+        if (poi.datasetId === targetDatasetId) throw new AppError('VALIDATION_ERROR', messages.poiMoveSameDataset);
+        // Both datasets are locked, always in the same order, so two opposite moves cannot deadlock.
+        for (const id of [poi.datasetId, targetDatasetId].sort()) {
+          await datasetsService.requireManaged(tx, user, id, { forUpdate: true });
+        }
+        const moved = await repo.movePoi(tx, poiId, targetDatasetId);
+        if (!moved) throw notFound();
+        await adjustPoiCount(tx, poi.datasetId, -1);
+        await adjustPoiCount(tx, targetDatasetId, 1);
+        return moved;
+      });
+    },
+
+    async exportRows(user, datasetId) {
+      await datasetsService.requireManaged(db, user, datasetId);
+      return (async function* pages() {
+        let after: { createdAt: Date; id: string } | undefined;
+        for (;;) {
+          const page = await repo.listPoisAfter(db, datasetId, after, EXPORT_PAGE);
+          if (page.length === 0) return;
+          yield page;
+          const last = page[page.length - 1]!;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+      })();
     },
   };
 }
