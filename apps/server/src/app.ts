@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -10,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import type { ApiError } from '@poi/shared/schemas/common';
 import type { Config } from './config';
@@ -93,7 +96,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     transform: jsonSchemaTransform,
   });
   await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES } });
-  await app.register(compress, { global: true, threshold: 1024 });
+  // Fast settings: at brotli's default quality (11) compressing a search answer took longer than
+  // the search. Answers under 16 KB (a page of search results) go out as they are: measured, the
+  // compression and decompression of such an answer cost more than sending it on a LAN.
+  await app.register(compress, {
+    global: true,
+    threshold: 16 * 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 5 },
+  });
   await app.register(rateLimit, {
     global: false,
     ...(config.redisUrl ? { redis: new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) } : {}),
@@ -102,13 +113,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return Object.assign(new Error(messages.tooManyRequests), { statusCode: context.statusCode, body });
     },
   });
+  await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await app.register(errorHandlerPlugin);
 
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log });
   const usersService = createUsersService({ db: database.db });
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db });
-  const poisService = createPoisService({ db: database.db, datasetsService });
+  const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService });
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);

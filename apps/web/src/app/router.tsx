@@ -6,6 +6,7 @@ import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
 import { DatasetsPage } from '../features/datasets/pages/datasets-page';
 import { MarketplacePage } from '../features/datasets/pages/marketplace-page';
 import { DatasetDetailPage } from '../pages/dataset-detail-page';
+import { PoiManagementPage } from '../pages/poi-management-page';
 import { CommercePage } from '../features/landing/pages/commerce-page';
 import { DocsPage } from '../features/landing/pages/docs-page';
 import { LandingPage } from '../features/landing/pages/landing-page';
@@ -34,7 +35,7 @@ export const routes: RouteObject[] = [
       { path: '/api-keys', element: <PendingPage title="APIキー管理" description="APIキーの作成・ローテーション・無効化を行います。" /> },
       { path: '/usage', element: <PendingPage title="使用量" description="月ごとの検索回数と料金を確認できます。" /> },
       { path: '/datasets', element: <Titled title="POIデータセット管理"><DatasetsPage /></Titled> },
-      { path: '/poi', element: <PendingPage title="POI管理" description="データセットのPOIを検索・編集・移動します。" /> },
+      { path: '/poi', element: <Titled title="POI管理"><PoiManagementPage /></Titled> },
       { path: '/marketplace', element: <Titled title="公開データセット"><MarketplacePage /></Titled> },
       { path: '/marketplace/:datasetId', element: <Titled title="データセット詳細"><DatasetDetailPage /></Titled> },
       { path: '/billing', element: <PendingPage title="請求・お支払い" /> },

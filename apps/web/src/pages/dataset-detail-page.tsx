@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import { ArrowLeft, Copy, Tag, Trash2, Upload } from 'lucide-react';
+import { ArrowLeft, Copy, Download, Tag, Trash2, Upload } from 'lucide-react';
 import { formatDate, formatDateTime, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import { Button } from '../components/ui/button';
@@ -12,6 +12,8 @@ import { useDataset, useDeleteDataset } from '../features/datasets/api/datasets-
 import { datasetKeys } from '../features/datasets/api/keys';
 import { copyDatasetId } from '../features/datasets/components/dataset-card';
 import { PriceChangeModal } from '../features/datasets/components/price-change-modal';
+import { downloadExport } from '../features/pois/api/pois-api';
+import { PoiImportModal } from '../features/pois/components/poi-import-modal';
 import { PoiSection } from '../features/pois/components/poi-section';
 import { getErrorMessage } from '../lib/api-client';
 
@@ -24,6 +26,21 @@ export function DatasetDetailPage() {
   const remove = useDeleteDataset();
   const [changingPrice, setChangingPrice] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [importing, setImporting] = useState(false);
+
+  const onExport = async (format: 'csv' | 'geojson') => {
+    try {
+      const blob = await downloadExport(datasetId, format);
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `dataset-${datasetId}.${format}`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      toast.error(getErrorMessage(error, 'エクスポートに失敗しました'));
+    }
+  };
 
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/marketplace'));
 
@@ -68,9 +85,17 @@ export function DatasetDetailPage() {
                     <Tag className="h-4 w-4" aria-hidden="true" />
                     価格変更
                   </Button>
-                  <Button variant="secondary" disabled title="POI一括インポートは準備中です">
+                  <Button variant="secondary" onClick={() => setImporting(true)}>
                     <Upload className="h-4 w-4" aria-hidden="true" />
                     POI一括インポート
+                  </Button>
+                  <Button variant="secondary" onClick={() => void onExport('csv')}>
+                    <Download className="h-4 w-4" aria-hidden="true" />
+                    CSVエクスポート
+                  </Button>
+                  <Button variant="secondary" onClick={() => void onExport('geojson')}>
+                    <Download className="h-4 w-4" aria-hidden="true" />
+                    GeoJSONエクスポート
                   </Button>
                   <Button variant="danger" onClick={() => setConfirmDelete(true)}>
                     <Trash2 className="h-4 w-4" aria-hidden="true" />
@@ -161,6 +186,16 @@ export function DatasetDetailPage() {
         </div>
       )}
 
+      {importing ? (
+        <PoiImportModal
+          datasetId={datasetId}
+          onClose={() => setImporting(false)}
+          onImported={() => {
+            toast.success(messages.importCompleted);
+            void client.invalidateQueries({ queryKey: datasetKeys.detail(datasetId) });
+          }}
+        />
+      ) : null}
       {changingPrice && query.data ? (
         <PriceChangeModal datasetId={datasetId} currentPrice={query.data.price_per_search} onClose={() => setChangingPrice(false)} />
       ) : null}

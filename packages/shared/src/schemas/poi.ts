@@ -116,7 +116,7 @@ const datasetIdList = z.preprocess(
 export const SEARCH_RADIUS_MIN = 1;
 export const SEARCH_RADIUS_MAX = 50_000;
 /** Totals are counted up to this many matches; beyond it `total` says "at least this many". */
-export const SEARCH_TOTAL_CAP = 10_000;
+export const SEARCH_TOTAL_CAP = 100;
 
 const optionalNumber = (schema: z.ZodNumber) =>
   z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v), schema.optional());
@@ -178,6 +178,12 @@ export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).defau
 
 export const IMPORT_FORMATS = ['csv', 'json'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The form fields sent before the file in a bulk import. */
+export const importFieldsSchema = z.object({
+  dataset_id: z.string({ error: messages.datasetIdRequired }).pipe(datasetIdSchema),
+  format: z.enum(IMPORT_FORMATS, { error: messages.importWrongFormat }),
+});
 
 export const importIssueSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 export type ImportIssue = z.infer<typeof importIssueSchema>;

@@ -2,5 +2,4 @@
 -- SQL-standard body, so its dependencies are bound at creation and pg_dump/restore keeps the index.
 CREATE FUNCTION poi_earth(lat double precision, lon double precision) RETURNS earth
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-  RETURN ll_to_earth(lat, lon);--> statement-breakpoint
-CREATE INDEX pois_earth_idx ON pois USING gist (poi_earth(latitude, longitude));
+  RETURN ll_to_earth(lat, lon);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, doublePrecision, index, uniqueIndex, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, customType, doublePrecision, index, uniqueIndex, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 export const datasets = pgTable(
@@ -50,6 +50,9 @@ export const datasetPriceHistory = pgTable(
   ],
 );
 
+/** earthdistance's earth type (a cube); read back as its text form, never sent by the application. */
+const earth = customType<{ data: string }>({ dataType: () => 'earth' });
+
 export const pois = pgTable(
   'pois',
   {
@@ -71,14 +74,22 @@ export const pois = pgTable(
     searchText: text('search_text').notNull(),
     /** Character bigrams of search_text: serves 2-character keywords, which trigrams cannot. */
     searchBigrams: text('search_bigrams').array().notNull(),
+    /**
+     * poi_earth(latitude, longitude), stored: the GiST index, the exact distance filter and the
+     * KNN ordering then read it instead of recomputing ll_to_earth for every candidate row.
+     */
+    earth: earth('earth')
+      .notNull()
+      .generatedAlwaysAs(sql`poi_earth(latitude, longitude)`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('pois_latitude_range', sql`${t.latitude} BETWEEN -90 AND 90`),
     check('pois_longitude_range', sql`${t.longitude} BETWEEN -180 AND 180`),
-    index('pois_dataset_created_idx').on(t.datasetId, t.createdAt.desc(), t.id.desc()),
+    index('pois_dataset_created_idx').on(t.datasetId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('pois_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('pois_search_bigrams_idx').using('gin', t.searchBigrams),
+    index('pois_earth_idx').using('gist', t.earth),
   ],
 );

@@ -74,16 +74,15 @@ export interface PoiSearchFilter {
   offset: number;
 }
 
-export type PoiSearchRow = PoiRow & { distance: number | null };
+export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams'> & { distance: number | null };
 
-const earthOf = sql`poi_earth(${pois.latitude}, ${pois.longitude})`;
+const earthOf = pois.earth;
+// What a search answers: not the stored earth cube nor the derived search columns, which are
+// large (the bigram array) and never leave the server.
+const { earth: _earth, searchText: _searchText, searchBigrams: _searchBigrams, ...resultColumns } = getTableColumns(pois);
 
-/**
- * The search of ARCHITECTURE.md "Data": radius by earth_box on the GiST index plus the exact
- * earth_distance, ordered by the KNN operator (never by earth_distance); keywords through the
- * trigram or bigram index. Without a point the order is newest first, which is stable.
- */
-export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
+/** The two statements of a search (the page and the capped count), built but not run. */
+export function buildSearchQueries(ex: Executor, f: PoiSearchFilter) {
   const center = f.point ? sql`ll_to_earth(${f.point.latitude}::float8, ${f.point.longitude}::float8)` : undefined;
   const radius = f.point?.radius;
   const where = and(
@@ -93,21 +92,52 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ ro
     center && radius !== undefined ? sql`earth_distance(${center}, ${earthOf}) <= ${radius}::float8` : undefined,
   );
   const distance = center ? sql<number>`earth_distance(${center}, ${earthOf})` : sql<null>`NULL::float8`;
-  const order = center ? [sql`${earthOf} <-> ${center}`, asc(pois.id)] : [desc(pois.createdAt), desc(pois.id)];
-  const [rows, count] = await Promise.all([
-    ex
-      .select({ ...getTableColumns(pois), distance })
+  // Nearest first by the KNN operator alone: a second sort key would make the planner sort all
+  // candidates instead of reading the GiST index in distance order.
+  const order = center ? [sql`${earthOf} <-> ${center}`] : [desc(pois.createdAt), desc(pois.id)];
+  return {
+    page: ex
+      .select({ ...resultColumns, distance })
       .from(pois)
       .where(where)
       .orderBy(...order)
       .limit(f.limit)
       .offset(f.offset),
-    ex
+    count: ex
       .select({ total: sql<number>`count(*)::int` })
-      .from(ex.select({ one: sql`1` }).from(pois).where(where).limit(SEARCH_TOTAL_CAP + 1).as('matches')),
-  ]);
-  const total = count[0]?.total ?? 0;
-  return { rows: rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })), total: Math.min(total, SEARCH_TOTAL_CAP), capped: total > SEARCH_TOTAL_CAP };
+      // In the page's order, so the planner can stop after the cap instead of collecting every match.
+      .from(ex.select({ one: sql`1` }).from(pois).where(where).orderBy(...order).limit(SEARCH_TOTAL_CAP + 1).as('matches')),
+  };
+}
+
+/**
+ * The search of ARCHITECTURE.md "Data": radius by earth_box on the GiST index plus the exact
+ * earth_distance, ordered by the KNN operator (never by earth_distance); keywords through the
+ * trigram or bigram index. Without a point the order is newest first, which is stable.
+ */
+export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
+  // A point and a keyword together: counting matches would walk the index far beyond the page
+  // for common words, so the total is what the page saw (exact when the page is the last one).
+  const lookahead = !!f.point && !!f.keyword;
+  const run = async (tx: Executor) => {
+    if (f.point) {
+      // cube's containment has no statistics (a fixed 0.1% guess), so the planner would often
+      // collect every POI of a dense box and sort them. Reading the GiST index in distance
+      // order stops after the page (or the capped count) instead.
+      await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+    }
+    const q = buildSearchQueries(tx, lookahead ? { ...f, limit: f.limit + 1 } : f);
+    const rows = await q.page;
+    if (lookahead && (rows.length > 0 || f.offset === 0)) {
+      const more = rows.length > f.limit;
+      return { rows: rows.slice(0, f.limit), total: f.offset + Math.min(rows.length, f.limit) + (more ? 1 : 0), capped: more };
+    }
+    // A first page that is not full is the whole answer: no count needed.
+    const total = f.offset === 0 && rows.length < f.limit ? rows.length : ((await q.count)[0]?.total ?? 0);
+    return { rows, total: Math.min(total, SEARCH_TOTAL_CAP), capped: total > SEARCH_TOTAL_CAP };
+  };
+  const result = f.point ? await ex.transaction(run) : await run(ex);
+  return { ...result, rows: result.rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })) };
 }
 
 /** Whether the POI is among the first `limit` of its dataset (the preview non-managers see). */
@@ -134,4 +164,30 @@ export async function listPoisAfter(ex: Executor, datasetId: string, after: { cr
     .where(and(eq(pois.datasetId, datasetId), after ? sql`(${pois.createdAt}, ${pois.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined))
     .orderBy(asc(pois.createdAt), asc(pois.id))
     .limit(limit);
+}
+
+const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+
+/**
+ * Inserts many POIs in one statement: one array parameter per column, unnested into rows
+ * (list-valued columns travel as array literals and are cast back per row).
+ */
+export async function insertPoisBulk(ex: Executor, datasetId: string, batch: PoiFields[]): Promise<void> {
+  const cols = batch.map(toPoiColumns);
+  const text = (pick: (c: ReturnType<typeof toPoiColumns>) => string | null) => sql.param(cols.map(pick));
+  await ex.execute(sql`
+    INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
+    SELECT ${datasetId}::uuid, u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url,
+           u.tags::text[], u.search_text, u.search_bigrams::text[]
+      FROM unnest(
+        ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
+        ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
+        ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
+        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
+      ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)`);
+}
+
+/** PGlite never autovacuums; after a bulk write the planner needs fresh statistics. */
+export async function refreshPoiStatistics(ex: Executor, engine: 'pglite' | 'postgres'): Promise<void> {
+  await ex.execute(engine === 'pglite' ? sql`VACUUM ANALYZE pois` : sql`ANALYZE pois`);
 }

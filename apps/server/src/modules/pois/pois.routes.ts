@@ -10,13 +10,17 @@ import {
   registerPoiBodySchema,
   movePoiBodySchema,
   exportQuerySchema,
+  bulkImportResponseSchema,
+  importFieldsSchema,
 } from '@poi/shared/schemas/poi';
+import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
+import { AppError } from '../../lib/errors';
 import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
 import { Readable } from 'node:stream';
 import { csvHeader, csvRow, geoJsonFeature } from './export-format';
 import { requireUser } from '../../plugins/auth';
 import { toPoi } from './pois.mapper';
-import type { PoisService } from './pois.service';
+import type { ImportResult, PoisService } from './pois.service';
 
 export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = async (app, { poisService: service }) => {
   const tags = ['POI'];
@@ -119,6 +123,52 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         .header('Content-Disposition', `attachment; filename="dataset-${request.params.id}.${csv ? 'csv' : 'geojson'}"`)
         .header('Cache-Control', 'no-store');
       return reply.send(Readable.from(body()));
+    },
+  );
+
+  app.post(
+    '/poi/bulk-import',
+    {
+      schema: {
+        tags,
+        summary: 'POIの一括インポート(multipart: dataset_id, format, file の順。CSV または JSON、最大10MB)',
+        consumes: ['multipart/form-data'],
+        response: { 200: bulkImportResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+      const fields: Record<string, string> = {};
+      let result: ImportResult | undefined;
+      for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } })) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        const parsed = importFieldsSchema.safeParse(fields);
+        if (!parsed.success) {
+          part.file.resume();
+          const issue = parsed.error.issues[0];
+          throw new AppError('VALIDATION_ERROR', issue?.message ?? messages.validationFailed, {
+            errors: parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? 'file'), message: i.message })),
+          });
+        }
+        if (!/\.(csv|json|geojson)$/i.test(part.filename)) {
+          part.file.resume();
+          throw new AppError('VALIDATION_ERROR', messages.importFileExtension);
+        }
+        result = await service.importFile(user, parsed.data.dataset_id, parsed.data.format, part.file);
+      }
+      if (!result) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+      return {
+        success: true as const,
+        message: messages.importCompleted,
+        imported_count: result.imported,
+        total_count: result.total,
+        skipped_count: result.skippedCount,
+        skipped: result.skipped,
+      };
     },
   );
 };

@@ -1,5 +1,6 @@
 import { messages } from '@poi/shared/messages';
-import { POI_PREVIEW_LIMIT, type PoiFields } from '@poi/shared/schemas/poi';
+import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
+import { ImportFormatError, parseImport } from './import-parser';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
@@ -19,18 +20,29 @@ export interface PoiSearchInput {
   offset: number;
 }
 
+export interface ImportResult {
+  imported: number;
+  total: number;
+  skippedCount: number;
+  skipped: ImportIssue[];
+}
+
+const IMPORT_BATCH = 1000;
+
 export interface PoisService {
   register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
   search(user: CurrentUser, query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean; preview: boolean }>;
   get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
   remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
   move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
+  /** Valid rows in one transaction, invalid ones skipped and reported (the first 100 issues). */
+  importFile(user: CurrentUser, datasetId: string, format: ImportFormat, file: AsyncIterable<Uint8Array> & { truncated?: boolean }): Promise<ImportResult>;
   /** Every POI of a managed dataset, a page at a time, oldest first. */
   exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
 }
 
-export function createPoisService(deps: { db: Db; datasetsService: DatasetsService }): PoisService {
-  const { db, datasetsService } = deps;
+export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres'; datasetsService: DatasetsService }): PoisService {
+  const { db, engine, datasetsService } = deps;
 
   const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
 
@@ -52,20 +64,20 @@ export function createPoisService(deps: { db: Db; datasetsService: DatasetsServi
 
     async search(user, query) {
       const datasetIds = [...new Set(query.dataset_id)];
-      const managed: string[] = [];
-      for (const id of datasetIds) {
-        const dataset = await findDataset(db, id);
-        if (!dataset) throw new AppError('NOT_FOUND', messages.datasetNotFound);
-        if (canManageDataset(user, dataset)) managed.push(id);
-      }
       const point =
         query.latitude !== undefined && query.longitude !== undefined
           ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
           : undefined;
-      if (managed.length === datasetIds.length) {
-        const result = await repo.searchPois(db, { datasetIds, keyword: query.keyword, point, limit: query.limit, offset: query.offset });
-        return { ...result, preview: false };
+      // The search starts while the permission is checked; its rows are used only if allowed.
+      const optimistic = repo.searchPois(db, { datasetIds, keyword: query.keyword, point, limit: query.limit, offset: query.offset });
+      optimistic.catch(() => undefined);
+      const datasets = await Promise.all(datasetIds.map((id) => findDataset(db, id)));
+      const managed: string[] = [];
+      for (const dataset of datasets) {
+        if (!dataset) throw new AppError('NOT_FOUND', messages.datasetNotFound);
+        if (canManageDataset(user, dataset)) managed.push(dataset.id);
       }
+      if (managed.length === datasetIds.length) return { ...(await optimistic), preview: false };
       // Others see the first POIs of one dataset; searching it in full is what the paid API is for.
       if (datasetIds.length > 1 || query.keyword || point || query.offset >= POI_PREVIEW_LIMIT) {
         throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
@@ -113,6 +125,49 @@ export function createPoisService(deps: { db: Db; datasetsService: DatasetsServi
         await adjustPoiCount(tx, targetDatasetId, 1);
         return moved;
       });
+    },
+
+    async importFile(user, datasetId, format, file) {
+      const result = await db.transaction(async (tx) => {
+        await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
+        const out: ImportResult = { imported: 0, total: 0, skippedCount: 0, skipped: [] };
+        let batch: PoiFields[] = [];
+        const flush = async () => {
+          if (!batch.length) return;
+          await repo.insertPoisBulk(tx, datasetId, batch);
+          out.imported += batch.length;
+          batch = [];
+        };
+        try {
+          for await (const item of parseImport(file, format)) {
+            out.total += 1;
+            if (item.ok) {
+              batch.push(item.fields);
+              if (batch.length >= IMPORT_BATCH) await flush();
+            } else {
+              out.skippedCount += 1;
+              out.skipped.push(...item.issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
+            }
+          }
+        } catch (err) {
+          // A file cut at the size limit usually ends mid-row or mid-character: the limit is the news.
+          if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
+          if (err instanceof ImportFormatError) throw new AppError('VALIDATION_ERROR', err.message);
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
+          throw err;
+        }
+        if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
+        await flush();
+        if (out.imported === 0) {
+          throw new AppError('VALIDATION_ERROR', messages.importNoValidRows, {
+            errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
+          });
+        }
+        await adjustPoiCount(tx, datasetId, out.imported);
+        return out;
+      });
+      await repo.refreshPoiStatistics(db, engine);
+      return result;
     },
 
     async exportRows(user, datasetId) {

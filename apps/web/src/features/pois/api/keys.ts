@@ -1,6 +1,7 @@
 export interface PoiListFilters {
   datasetIds: string[];
   keyword?: string;
+  point?: { latitude: number; longitude: number; radius?: number };
   page: number;
   pageSize: number;
 }

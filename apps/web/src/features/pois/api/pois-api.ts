@@ -1,5 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  bulkImportResponseSchema,
+  type BulkImportResponse,
+  type ImportFormat,
   poiRegisterResponseSchema,
   poiResponseSchema,
   poiSearchResponseSchema,
@@ -15,6 +18,9 @@ export async function searchPois(filters: PoiListFilters): Promise<PoiSearchResp
     params: {
       dataset_id: filters.datasetIds.join(','),
       ...(filters.keyword ? { keyword: filters.keyword } : {}),
+      ...(filters.point
+        ? { latitude: filters.point.latitude, longitude: filters.point.longitude, ...(filters.point.radius ? { radius: filters.point.radius } : {}) }
+        : {}),
       limit: filters.pageSize,
       offset: (filters.page - 1) * filters.pageSize,
     },
@@ -68,4 +74,51 @@ export function useRemovePoi() {
       void client.invalidateQueries({ queryKey: poiKeys.lists() });
     },
   });
+}
+
+/** Multipart upload: dataset_id and format first, then the file (the server reads them in that order). */
+export async function bulkImportPois(datasetId: string, format: ImportFormat, file: File): Promise<BulkImportResponse> {
+  const form = new FormData();
+  form.append('dataset_id', datasetId);
+  form.append('format', format);
+  form.append('file', file);
+  const res = await apiClient.post('/console/v1/poi/bulk-import', form, {
+    headers: { 'Content-Type': 'multipart/form-data' },
+    // A 10 MB file is parsed and indexed in one transaction: allow it more than the default 30 s.
+    timeout: 120_000,
+  });
+  return bulkImportResponseSchema.parse(res.data);
+}
+
+export function useBulkImport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ datasetId, format, file }: { datasetId: string; format: ImportFormat; file: File }) => bulkImportPois(datasetId, format, file),
+    onSuccess: () => void client.invalidateQueries({ queryKey: poiKeys.lists() }),
+  });
+}
+
+export async function movePoi(poiId: string, targetDatasetId: string): Promise<Poi> {
+  const res = await apiClient.post(`/console/v1/poi/move/${encodeURIComponent(poiId)}`, { target_dataset_id: targetDatasetId });
+  return poiRegisterResponseSchema.parse(res.data).data.poi;
+}
+
+export function useMovePoi() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ poiId, targetDatasetId }: { poiId: string; targetDatasetId: string }) => movePoi(poiId, targetDatasetId),
+    onSuccess: (_poi, { poiId }) => {
+      client.removeQueries({ queryKey: poiKeys.detail(poiId) });
+      client.setQueriesData<PoiSearchResponse['data']>({ queryKey: poiKeys.lists() }, (old) =>
+        old ? { ...old, pois: old.pois.filter((p) => p.poi_id !== poiId), total: Math.max(0, old.total - 1) } : old,
+      );
+      void client.invalidateQueries({ queryKey: poiKeys.lists() });
+    },
+  });
+}
+
+/** The export URL of a dataset (downloaded through the API client so the Bearer header goes with it). */
+export async function downloadExport(datasetId: string, format: 'csv' | 'geojson'): Promise<Blob> {
+  const res = await apiClient.get(`/console/v1/datasets/${encodeURIComponent(datasetId)}/export`, { params: { format }, responseType: 'blob', timeout: 120_000 });
+  return res.data as Blob;
 }

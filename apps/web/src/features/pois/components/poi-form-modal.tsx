@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
@@ -10,6 +10,7 @@ import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useRegisterPoi } from '../api/pois-api';
+import { PoiMap } from './lazy-poi-map';
 
 type FormInput = z.input<typeof poiFieldsSchema>;
 type FormOutput = z.output<typeof poiFieldsSchema>;
@@ -21,6 +22,14 @@ const textFields: Array<{ key: 'address' | 'category' | 'phone' | 'website' | 'i
   { key: 'website', label: 'ウェブサイト', type: 'url' },
   { key: 'image_url', label: '画像URL', type: 'url' },
 ];
+
+function pickedPoint([lat, lon]: unknown[]): { latitude: number; longitude: number } | undefined {
+  const latitude = Number(lat);
+  const longitude = Number(lon);
+  return lat !== '' && lon !== '' && Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    ? { latitude, longitude }
+    : undefined;
+}
 
 /** Empty, null or undefined fields are left out; tags are omitted when none remain (spec 5). */
 export function toPayload(values: FormOutput): FormOutput {
@@ -34,6 +43,8 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
   const {
     register,
     handleSubmit,
+    setValue,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(poiFieldsSchema),
@@ -50,6 +61,8 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
       tags: (poi?.tags ?? []).join(', '),
     },
   });
+
+  const picked = useWatch({ control, name: ['latitude', 'longitude'] });
 
   const onSubmit = handleSubmit(async (values) => {
     setServerError(null);
@@ -86,6 +99,18 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
         <FormField id="poi-longitude" label="経度" required hint="-180 〜 180" error={errors.longitude?.message}>
           <input id="poi-longitude" type="number" inputMode="decimal" step="0.000001" min={-180} max={180} aria-invalid={!!errors.longitude} className={inputClass} {...register('longitude')} />
         </FormField>
+        <div className="sm:col-span-2">
+          <p className="mb-1 text-xs text-gray-700">地図をクリックすると緯度・経度を入力できます</p>
+          <PoiMap
+            height="h-48"
+            label="位置を選ぶ地図"
+            center={pickedPoint(picked)}
+            onPick={(lat, lon) => {
+              setValue('latitude', lat, { shouldValidate: true, shouldDirty: true });
+              setValue('longitude', lon, { shouldValidate: true, shouldDirty: true });
+            }}
+          />
+        </div>
         {textFields.map((f) => (
           <div key={f.key} className={f.key === 'address' ? 'sm:col-span-2' : undefined}>
             <FormField id={`poi-${f.key}`} label={f.label} error={errors[f.key]?.message}>

@@ -11,6 +11,7 @@ import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { usePoiList, useRemovePoi } from '../api/pois-api';
+import { PoiMap } from './lazy-poi-map';
 import { PoiDetailModal } from './poi-detail-modal';
 import { PoiFormModal } from './poi-form-modal';
 
@@ -146,6 +147,9 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
             </table>
           </div>
           <Pagination page={page} totalPages={totalPages} total={total} onChange={setPage} />
+          <div className="mt-4">
+            <PoiMap pois={list.data.pois} onSelect={setViewing} label="POI一覧の地図" />
+          </div>
         </>
       )}
 

@@ -1,0 +1,2 @@
+ALTER TABLE "pois" ADD COLUMN "earth" "earth" GENERATED ALWAYS AS (poi_earth(latitude, longitude)) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "pois_earth_idx" ON "pois" USING gist ("earth");

@@ -1,0 +1,232 @@
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { CheckCircle2 } from 'lucide-react';
+import { formatFileSize } from '@poi/shared/format';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_PROGRESS_CAP,
+  IMPORT_PROGRESS_INTERVAL_MS,
+  IMPORT_PROGRESS_STEP,
+  IMPORT_SUCCESS_CLOSE_MS,
+} from '@poi/shared/limits';
+import { messages } from '@poi/shared/messages';
+import type { BulkImportResponse, ImportFormat } from '@poi/shared/schemas/poi';
+import { Button } from '../../../components/ui/button';
+import { Modal } from '../../../components/ui/modal';
+import { getFieldErrorMessage } from '../../../lib/api-client';
+import { useBulkImport } from '../api/pois-api';
+
+const SAMPLES: Record<ImportFormat, string> = {
+  csv: `name,latitude,longitude,category,address,description,tags
+東京タワー,35.658584,139.745431,観光,東京都港区芝公園4-2-8,展望台,展望台|夜景
+カフェ丸の内,35.681236,139.767125,カフェ,東京都千代田区丸の内1-1,,Wi-Fi|禁煙`,
+  json: `[
+  {
+    "name": "東京タワー",
+    "latitude": 35.658584,
+    "longitude": 139.745431,
+    "category": "観光",
+    "address": "東京都港区芝公園4-2-8",
+    "tags": ["展望台", "夜景"]
+  }
+]`,
+};
+
+/** Client checks of spec 5 (bulk import): a file, .csv or .json, at most 10 MB. */
+export function checkImportFile(file: File | undefined): string | null {
+  if (!file) return messages.importNoFile;
+  if (!/\.(csv|json|geojson)$/i.test(file.name)) return messages.importFileExtension;
+  if (file.size > IMPORT_MAX_BYTES) return messages.importTooLarge;
+  return null;
+}
+
+/**
+ * The bulk import modal of spec 2/4/5: format, file with name and size, samples, field lists,
+ * simulated progress (+10 every 200 ms to 90, then 100), the success panel, and the imported
+ * event 1 s after success.
+ */
+export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: string; onClose: () => void; onImported: () => void }) {
+  const [format, setFormat] = useState<ImportFormat>('csv');
+  const [file, setFile] = useState<File | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [result, setResult] = useState<BulkImportResponse | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const timers = useRef<number[]>([]);
+  const mutation = useBulkImport();
+  const uploading = mutation.isPending;
+
+  useEffect(() => () => timers.current.forEach((t) => window.clearInterval(t)), []);
+
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const chosen = e.target.files?.[0];
+    const problem = chosen ? checkImportFile(chosen) : null;
+    setError(problem);
+    if (problem) {
+      e.target.value = '';
+      setFile(undefined);
+      return;
+    }
+    setFile(chosen);
+    if (chosen && /\.json$|\.geojson$/i.test(chosen.name)) setFormat('json');
+    if (chosen && /\.csv$/i.test(chosen.name)) setFormat('csv');
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = checkImportFile(file);
+    if (problem || !file) {
+      setError(problem ?? messages.importNoFile);
+      return;
+    }
+    setError(null);
+    setProgress(0);
+    const ticker = window.setInterval(() => setProgress((p) => Math.min(IMPORT_PROGRESS_CAP, p + IMPORT_PROGRESS_STEP)), IMPORT_PROGRESS_INTERVAL_MS);
+    timers.current.push(ticker);
+    try {
+      const answer = await mutation.mutateAsync({ datasetId, format, file });
+      window.clearInterval(ticker);
+      setProgress(100);
+      setResult(answer);
+      timers.current.push(window.setTimeout(onImported, IMPORT_SUCCESS_CLOSE_MS));
+    } catch (err) {
+      window.clearInterval(ticker);
+      setProgress(0);
+      setError(getFieldErrorMessage(err, messages.importFailed));
+    }
+  };
+
+  return (
+    <Modal
+      title="POI一括インポート"
+      onClose={onClose}
+      size="lg"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {result ? '閉じる' : 'キャンセル'}
+          </Button>
+          {result ? null : (
+            <Button type="submit" form="poi-import-form" disabled={uploading || !file}>
+              {uploading ? 'アップロード中...' : 'インポート'}
+            </Button>
+          )}
+        </>
+      }
+    >
+      {result ? (
+        <div role="status" className="space-y-4">
+          <div className="flex items-start gap-3 rounded-md bg-green-50 p-4 text-green-900">
+            <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+            <div>
+              <p className="font-medium">インポートが完了しました</p>
+              <p className="mt-1 text-sm">
+                {result.total_count} 件中 {result.imported_count} 件を登録しました
+                {result.skipped_count ? `(${result.skipped_count} 件をスキップ)` : ''}
+              </p>
+            </div>
+          </div>
+          <div className="h-2 w-full overflow-hidden rounded bg-gray-200" aria-hidden="true">
+            <div className="h-full bg-green-600" style={{ width: '100%' }} />
+          </div>
+          {result.skipped.length ? (
+            <div>
+              <p className="text-sm font-medium text-gray-900">スキップされた行{result.skipped_count > result.skipped.length ? `(先頭${result.skipped.length}件)` : ''}</p>
+              <div className="mt-2 max-h-56 overflow-auto rounded border border-gray-200">
+                <table className="w-full text-sm">
+                  <thead className="sticky top-0 bg-gray-50 text-left text-xs text-gray-700">
+                    <tr>
+                      <th scope="col" className="px-3 py-1.5">行</th>
+                      <th scope="col" className="px-3 py-1.5">項目</th>
+                      <th scope="col" className="px-3 py-1.5">理由</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-gray-100">
+                    {result.skipped.map((s, i) => (
+                      <tr key={`${s.line}-${s.field}-${i}`}>
+                        <td className="px-3 py-1.5 text-gray-900">{s.line}</td>
+                        <td className="px-3 py-1.5 font-mono text-xs text-gray-800">{s.field}</td>
+                        <td className="px-3 py-1.5 text-gray-800">{s.reason}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </div>
+          ) : null}
+        </div>
+      ) : (
+        <form id="poi-import-form" onSubmit={onSubmit} noValidate className="space-y-4">
+          <fieldset>
+            <legend className="text-sm font-medium text-gray-800">
+              ファイル形式<span className="ml-1 text-red-700">*</span>
+            </legend>
+            <div className="mt-2 flex gap-4">
+              {(['csv', 'json'] as const).map((f) => (
+                <label key={f} className="flex items-center gap-2 text-sm text-gray-900">
+                  <input type="radio" name="import-format" value={f} checked={format === f} onChange={() => setFormat(f)} disabled={uploading} />
+                  {f.toUpperCase()}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div>
+            <label htmlFor="import-file" className="block text-sm font-medium text-gray-800">
+              ファイル<span className="ml-1 text-red-700">*</span>
+            </label>
+            <input
+              id="import-file"
+              ref={input}
+              type="file"
+              accept=".csv,.json,.geojson,text/csv,application/json"
+              onChange={onFile}
+              disabled={uploading}
+              className="mt-1 block w-full text-sm text-gray-900 file:mr-3 file:rounded-md file:border-0 file:bg-blue-50 file:px-3 file:py-2 file:text-blue-900"
+            />
+            {file ? (
+              <p className="mt-1 text-sm text-gray-800" data-testid="import-file-info">
+                {file.name}({formatFileSize(file.size)})
+              </p>
+            ) : null}
+            <p className="mt-1 text-xs text-gray-700">CSV(UTF-8 または Shift_JIS)または JSON、最大10MB</p>
+          </div>
+
+          <div className="grid gap-3 text-sm sm:grid-cols-2">
+            <div>
+              <p className="font-medium text-gray-900">必須項目</p>
+              <p className="mt-1 text-gray-800">name(名称)、latitude(緯度)、longitude(経度)</p>
+            </div>
+            <div>
+              <p className="font-medium text-gray-900">任意項目</p>
+              <p className="mt-1 text-gray-800">category、address、description、phone、website、image_url、tags(| 区切り)</p>
+            </div>
+          </div>
+          <div>
+            <p className="text-sm font-medium text-gray-900">{format === 'csv' ? 'CSVのサンプル' : 'JSONのサンプル'}</p>
+            <pre className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-3 text-xs text-gray-100">{SAMPLES[format]}</pre>
+          </div>
+
+          {uploading || progress > 0 ? (
+            <div>
+              <div
+                role="progressbar"
+                aria-label="アップロードの進捗"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={progress}
+                className="h-2 w-full overflow-hidden rounded bg-gray-200"
+              >
+                <div className="h-full bg-blue-700 transition-all" style={{ width: `${progress}%` }} />
+              </div>
+              <p className="mt-1 text-right text-xs text-gray-700">{progress}%</p>
+            </div>
+          ) : null}
+          {error ? (
+            <p role="alert" className="whitespace-pre-line rounded-md bg-red-50 p-3 text-sm text-red-800">
+              {error}
+            </p>
+          ) : null}
+        </form>
+      )}
+    </Modal>
+  );
+}

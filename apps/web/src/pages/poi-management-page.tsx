@@ -1,0 +1,312 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'react-toastify';
+import { ArrowRightLeft, Eye, Pencil, Search, Trash2 } from 'lucide-react';
+import { formatCoordinate } from '@poi/shared/format';
+import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
+import { messages } from '@poi/shared/messages';
+import { poiSearchQuerySchema, SEARCH_RADIUS_MAX, type Poi } from '@poi/shared/schemas/poi';
+import { Button } from '../components/ui/button';
+import { ConfirmDialog } from '../components/ui/confirm-dialog';
+import { FormField, inputClass } from '../components/ui/form-field';
+import { Modal } from '../components/ui/modal';
+import { PageHeader } from '../components/ui/page-header';
+import { Pagination } from '../components/ui/pagination';
+import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
+import { useDatasets } from '../features/datasets/api/datasets-api';
+import type { PoiListFilters } from '../features/pois/api/keys';
+import { useMovePoi, usePoiList, useRemovePoi } from '../features/pois/api/pois-api';
+import { PoiMap } from '../features/pois/components/lazy-poi-map';
+import { PoiDetailModal } from '../features/pois/components/poi-detail-modal';
+import { PoiFormModal } from '../features/pois/components/poi-form-modal';
+import { getErrorMessage } from '../lib/api-client';
+
+const PAGE_SIZE = POI_SEARCH_DEFAULT_LIMIT;
+const ALL = 'all';
+
+export const formatDistance = (m: number | undefined): string =>
+  m === undefined ? '-' : m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`;
+
+interface Criteria {
+  datasetIds: string[];
+  keyword?: string;
+  point?: { latitude: number; longitude: number; radius?: number };
+}
+
+/** /poi: search, edit, move and delete the POIs of the datasets the user manages (issue 4). */
+export function PoiManagementPage() {
+  const datasets = useDatasets({ type: 'all', managed: true });
+  const managed = useMemo(() => datasets.data?.datasets ?? [], [datasets.data]);
+  const nameOf = (id: string) => managed.find((d) => d.dataset_id === id)?.name ?? id;
+
+  const [datasetChoice, setDatasetChoice] = useState(ALL);
+  const [keyword, setKeyword] = useState('');
+  const [lat, setLat] = useState('');
+  const [lon, setLon] = useState('');
+  const [radius, setRadius] = useState('1000');
+  const [formError, setFormError] = useState<string | null>(null);
+  const [criteria, setCriteria] = useState<Criteria | null>(null);
+  const [page, setPage] = useState(1);
+  const [viewing, setViewing] = useState<Poi | null>(null);
+  const [editing, setEditing] = useState<Poi | null>(null);
+  const [moving, setMoving] = useState<Poi | null>(null);
+  const [moveTarget, setMoveTarget] = useState('');
+  const [deleting, setDeleting] = useState<Poi | null>(null);
+
+  const filters: PoiListFilters = { datasetIds: criteria?.datasetIds ?? [], keyword: criteria?.keyword, point: criteria?.point, page, pageSize: PAGE_SIZE };
+  const list = usePoiList(filters, !!criteria && filters.datasetIds.length > 0);
+  const move = useMovePoi();
+  const remove = useRemovePoi();
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    const ids = datasetChoice === ALL ? managed.slice(0, 10).map((d) => d.dataset_id) : [datasetChoice];
+    const hasPoint = lat.trim() !== '' || lon.trim() !== '';
+    const parsed = poiSearchQuerySchema.safeParse({
+      dataset_id: ids,
+      keyword,
+      ...(hasPoint ? { latitude: lat, longitude: lon, radius: radius || undefined } : {}),
+    });
+    if (!parsed.success) {
+      setFormError(parsed.error.issues[0]?.message ?? messages.poiSearchFailed);
+      return;
+    }
+    setFormError(null);
+    const q = parsed.data;
+    setCriteria({
+      datasetIds: q.dataset_id,
+      keyword: q.keyword,
+      point: q.latitude !== undefined && q.longitude !== undefined ? { latitude: q.latitude, longitude: q.longitude, radius: q.radius } : undefined,
+    });
+    setPage(1);
+  };
+
+  const onMove = async () => {
+    if (!moving || !moveTarget) return;
+    try {
+      await move.mutateAsync({ poiId: moving.poi_id, targetDatasetId: moveTarget });
+      toast.success(messages.poiMoved);
+      setMoving(null);
+    } catch (error) {
+      toast.error(getErrorMessage(error, messages.poiMoveFailed));
+    }
+  };
+
+  const onDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.poi_id);
+      toast.success(messages.poiDeleted);
+    } catch (error) {
+      toast.error(`${messages.poiDeleteFailed}: ${getErrorMessage(error, messages.poiDeleteFailed)}`);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  if (datasets.isPending) return <LoadingBlock />;
+  if (datasets.isError) return <ErrorBlock message={getErrorMessage(datasets.error, messages.datasetListFailed)} onRetry={() => void datasets.refetch()} />;
+  if (managed.length === 0) {
+    return (
+      <div>
+        <PageHeader title="POI管理" />
+        <EmptyBlock message="管理しているデータセットがありません">
+          <Link to="/datasets" className="rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800">
+            POIデータセット管理へ
+          </Link>
+        </EmptyBlock>
+      </div>
+    );
+  }
+
+  const total = list.data?.total ?? 0;
+  const capped = list.data?.total_capped ?? false;
+  const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <div>
+      <PageHeader title="POI管理" description="管理しているデータセットのPOIを、キーワードや地点からの距離で検索して編集・移動・削除できます。" />
+      <form role="search" onSubmit={onSearch} noValidate className="grid gap-4 rounded-lg border border-gray-200 bg-white p-5 lg:grid-cols-2">
+        <div className="space-y-4">
+          <FormField id="poi-dataset" label="データセット">
+            <select id="poi-dataset" value={datasetChoice} onChange={(e) => setDatasetChoice(e.target.value)} className={inputClass}>
+              <option value={ALL}>管理しているすべてのデータセット{managed.length > 10 ? '(先頭10件)' : ''}</option>
+              {managed.map((d) => (
+                <option key={d.dataset_id} value={d.dataset_id}>
+                  {d.name}({d.poi_count.toLocaleString('ja-JP')}件)
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <FormField id="poi-search-keyword" label="キーワード" hint="名称・住所・カテゴリ・タグを検索します(全角・半角は区別しません)">
+            <input id="poi-search-keyword" type="search" value={keyword} onChange={(e) => setKeyword(e.target.value)} className={inputClass} />
+          </FormField>
+          <div className="grid grid-cols-3 gap-2">
+            <FormField id="poi-search-lat" label="緯度">
+              <input id="poi-search-lat" inputMode="decimal" value={lat} onChange={(e) => setLat(e.target.value)} placeholder="35.681236" className={inputClass} />
+            </FormField>
+            <FormField id="poi-search-lon" label="経度">
+              <input id="poi-search-lon" inputMode="decimal" value={lon} onChange={(e) => setLon(e.target.value)} placeholder="139.767125" className={inputClass} />
+            </FormField>
+            <FormField id="poi-search-radius" label="半径(m)">
+              <input id="poi-search-radius" inputMode="numeric" value={radius} onChange={(e) => setRadius(e.target.value)} max={SEARCH_RADIUS_MAX} className={inputClass} />
+            </FormField>
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <Button type="submit">
+              <Search className="h-4 w-4" aria-hidden="true" />
+              検索
+            </Button>
+            {lat || lon ? (
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  setLat('');
+                  setLon('');
+                }}
+              >
+                地点をクリア
+              </Button>
+            ) : null}
+          </div>
+          {formError ? (
+            <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
+              {formError}
+            </p>
+          ) : null}
+        </div>
+        <div>
+          <p className="mb-1 text-xs text-gray-700">地図をクリックすると検索の中心地点を設定できます</p>
+          <PoiMap
+            height="h-80"
+            label="検索結果の地図"
+            pois={list.data?.pois ?? []}
+            center={criteria?.point ?? (lat && lon && Number.isFinite(Number(lat)) && Number.isFinite(Number(lon)) ? { latitude: Number(lat), longitude: Number(lon) } : undefined)}
+            radius={criteria?.point?.radius}
+            onSelect={(id) => setViewing(list.data?.pois.find((p) => p.poi_id === id) ?? null)}
+            onPick={(la, lo) => {
+              setLat(String(la));
+              setLon(String(lo));
+            }}
+          />
+        </div>
+      </form>
+
+      <section aria-labelledby="poi-results" className="mt-6 rounded-lg border border-gray-200 bg-white p-5">
+        <h2 id="poi-results" className="mb-4 text-lg font-semibold text-gray-900">
+          検索結果
+          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total - 1}件以上` : `${total} 件`})</span> : null}
+        </h2>
+        {!criteria ? (
+          <p className="text-sm text-gray-700">条件を指定して検索してください。</p>
+        ) : list.isPending ? (
+          <LoadingBlock />
+        ) : list.isError ? (
+          <ErrorBlock message={getErrorMessage(list.error, messages.poiSearchFailed)} onRetry={() => void list.refetch()} />
+        ) : list.data.pois.length === 0 ? (
+          <EmptyBlock message="条件に一致するPOIはありません" />
+        ) : (
+          <>
+            <div className="-mx-5 overflow-x-auto">
+              <table className="w-full min-w-[52rem] divide-y divide-gray-200 text-sm">
+                <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
+                  <tr>
+                    <th scope="col" className="px-5 py-2">名称</th>
+                    <th scope="col" className="px-3 py-2">住所</th>
+                    <th scope="col" className="px-3 py-2">データセット</th>
+                    <th scope="col" className="px-3 py-2">距離</th>
+                    <th scope="col" className="px-3 py-2">緯度・経度</th>
+                    <th scope="col" className="px-5 py-2 text-right">操作</th>
+                  </tr>
+                </thead>
+                <tbody className={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
+                  {list.data.pois.map((poi) => (
+                    <tr key={poi.poi_id}>
+                      <td className="min-w-[10rem] px-5 py-2 font-medium text-gray-900">{poi.name}</td>
+                      <td className="min-w-[12rem] px-3 py-2 text-gray-800">{poi.address || '-'}</td>
+                      <td className="px-3 py-2 text-gray-800">{nameOf(poi.dataset_id)}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDistance(poi.distance_m)}</td>
+                      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-gray-800">
+                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                      </td>
+                      <td className="whitespace-nowrap px-5 py-2 text-right">
+                        <button type="button" onClick={() => setViewing(poi)} aria-label={`${poi.name} の詳細`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-blue-800 hover:bg-blue-50">
+                          <Eye className="h-4 w-4" aria-hidden="true" />
+                          詳細
+                        </button>
+                        <button type="button" onClick={() => setEditing(poi)} aria-label={`${poi.name} を編集`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-gray-800 hover:bg-gray-100">
+                          <Pencil className="h-4 w-4" aria-hidden="true" />
+                          編集
+                        </button>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            setMoving(poi);
+                            setMoveTarget('');
+                          }}
+                          aria-label={`${poi.name} を移動`}
+                          className="inline-flex items-center gap-1 rounded px-2 py-1 text-gray-800 hover:bg-gray-100"
+                        >
+                          <ArrowRightLeft className="h-4 w-4" aria-hidden="true" />
+                          移動
+                        </button>
+                        <button type="button" onClick={() => setDeleting(poi)} aria-label={`${poi.name} を削除`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-red-800 hover:bg-red-50">
+                          <Trash2 className="h-4 w-4" aria-hidden="true" />
+                          削除
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pagination page={page} totalPages={totalPages} total={total} onChange={setPage} />
+          </>
+        )}
+      </section>
+
+      {viewing ? <PoiDetailModal poiId={viewing.poi_id} datasetId={viewing.dataset_id} onClose={() => setViewing(null)} /> : null}
+      {editing ? <PoiFormModal datasetId={editing.dataset_id} poi={editing} onClose={() => setEditing(null)} /> : null}
+      {moving ? (
+        <Modal
+          title="POIを移動"
+          onClose={() => setMoving(null)}
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setMoving(null)}>
+                キャンセル
+              </Button>
+              <Button onClick={() => void onMove()} disabled={!moveTarget || move.isPending}>
+                {move.isPending ? '移動中...' : '移動する'}
+              </Button>
+            </>
+          }
+        >
+          <p className="mb-3 text-sm text-gray-800">「{moving.name}」を別のデータセットへ移動します。</p>
+          <FormField id="move-target" label="移動先のデータセット" required>
+            <select id="move-target" value={moveTarget} onChange={(e) => setMoveTarget(e.target.value)} className={inputClass}>
+              <option value="">選択してください</option>
+              {managed
+                .filter((d) => d.dataset_id !== moving.dataset_id)
+                .map((d) => (
+                  <option key={d.dataset_id} value={d.dataset_id}>
+                    {d.name}
+                  </option>
+                ))}
+            </select>
+          </FormField>
+        </Modal>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title="POIを削除"
+          message={`「${deleting.name}」を削除します。この操作は取り消せません。`}
+          confirmLabel="削除する"
+          busy={remove.isPending}
+          onConfirm={() => void onDelete()}
+          onCancel={() => setDeleting(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+

@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+import type { Database } from '../apps/server/src/db/client';
+import { generatePois, type GeneratedPoi } from './generate';
+import { copyIntoPglite, copyIntoPostgres } from './load';
+
+export interface ImportBenchOptions {
+  kind: 'postgres' | 'pglite';
+  base: string;
+  headers: Record<string, string>;
+  datasetId: string;
+  raw(sqlText: string, params: unknown[]): Promise<unknown>;
+  database: Database;
+}
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 50_000);
+const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** About 10 MB: the generated POIs with a description long enough to reach the upload limit. */
+function buildCsv(pois: GeneratedPoi[]): string {
+  const lines = ['name,latitude,longitude,address,category,tags'];
+  for (const p of pois) {
+    lines.push([p.name, String(p.latitude), String(p.longitude), p.address, p.category, p.tags.join('|')].map(csvCell).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Bulk import over HTTP into the indexed dataset, against a raw COPY of the same rows into the same table. */
+export async function runImportBench(o: ImportBenchOptions) {
+  const base = [...generatePois(ROWS, 99)].map((p, i) => ({ ...p, name: `${p.name} 取込${i}` }));
+  // Addresses padded so that the file comes just under the 10 MB limit (9.5 MB).
+  const pad = Math.max(0, Math.floor((9.5 * 1024 * 1024 - Buffer.byteLength(buildCsv(base))) / ROWS / 3));
+  const pois = base.map((p) => ({ ...p, address: `${p.address} ${'番'.repeat(pad)}` }));
+  const csv = buildCsv(pois);
+  const bytes = Buffer.byteLength(csv);
+  const form = new FormData();
+  form.set('dataset_id', o.datasetId);
+  form.set('format', 'csv');
+  form.set('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const res = await fetch(`${o.base}/console/v1/poi/bulk-import`, { method: 'POST', headers: o.headers, body: form });
+  const body = (await res.json()) as { imported_count?: number; error?: { message: string } };
+  const httpMs = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`import answered ${res.status}: ${JSON.stringify(body)}`);
+  const rssAfter = process.memoryUsage().rss;
+  await o.raw(`DELETE FROM pois WHERE dataset_id = $1 AND name LIKE '% 取込%'`, [o.datasetId]);
+
+  // The same rows, with their derived search columns, by COPY into the same indexed table.
+  const t1 = performance.now();
+  if (o.kind === 'postgres') {
+    const pool = (o.database.db as unknown as { $client: pg.Pool }).$client;
+    const client = await pool.connect();
+    try {
+      await copyIntoPostgres(client, o.datasetId, pois);
+    } finally {
+      client.release();
+    }
+  } else {
+    await copyIntoPglite((o.database.db as unknown as { $client: PGlite }).$client, o.datasetId, pois);
+  }
+  const copyMs = performance.now() - t1;
+  await o.raw(`DELETE FROM pois WHERE dataset_id = $1 AND name LIKE '% 取込%'`, [o.datasetId]);
+
+  const limit = o.kind === 'postgres' ? 5_000 : 20_000;
+  const ratio = httpMs / copyMs;
+  const ok = httpMs <= limit && (o.kind !== 'postgres' || ratio <= 1.5);
+  console.log(
+    `  import ${(bytes / 1024 / 1024).toFixed(1)} MB CSV, ${body.imported_count?.toLocaleString()} rows: ${(httpMs / 1000).toFixed(2)} s over HTTP, raw COPY ${(copyMs / 1000).toFixed(2)} s, ratio ${ratio.toFixed(2)}×, RSS +${((rssAfter - rssBefore) / 1024 / 1024).toFixed(0)} MB  target ≤${limit / 1000} s${o.kind === 'postgres' ? ' and ≤1.5× COPY' : ''} ${ok ? 'PASS' : 'FAIL'}`,
+  );
+  return [{ engine: o.kind, pois: ROWS, label: 'bulk import', http: { p50: httpMs, p99: httpMs }, raw: { p50: copyMs, p99: copyMs }, ok }];
+}

@@ -1,0 +1,281 @@
+/**
+ * npm run bench — POI search and import on generated data (bench/generate.ts).
+ * PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database is created and
+ * dropped) with BENCH_POIS POIs (default 1,000,000), then PGlite with BENCH_PGLITE_POIS (200,000).
+ * Every figure is printed next to its baseline — the same SQL run directly — from the same run.
+ */
+import { randomBytes, createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import { openDatabase, type Database } from '../apps/server/src/db/client';
+import { buildSearchQueries, type PoiSearchFilter } from '../apps/server/src/modules/pois/pois.repository';
+import { CITIES, generatePois, prng } from './generate';
+import { copyIntoPglite, copyIntoPostgres } from './load';
+import { runImportBench } from './import-bench';
+
+const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
+const N_PGLITE = Number(process.env.BENCH_PGLITE_POIS ?? 200_000);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const WARMUP = 30;
+
+interface Engine {
+  name: 'postgres' | 'pglite';
+  database: Database;
+  /** Runs SQL text with parameters directly on the driver, bypassing drizzle and HTTP. */
+  raw(sqlText: string, params: unknown[]): Promise<unknown>;
+  /** page, then the count when the page is full; for point searches inside BEGIN … SET LOCAL … COMMIT. */
+  rawSearch(page: RawQuery, count: RawQuery, point: boolean, limit: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface RawQuery {
+  sql: string;
+  params: unknown[];
+}
+
+const POINT_SETTINGS = ["SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)"];
+
+interface Case {
+  label: string;
+  filter: (i: number) => Omit<PoiSearchFilter, 'datasetIds' | 'limit' | 'offset'>;
+  target?: { p50?: number; p99?: number; ratio?: number };
+}
+
+const pointRand = prng(7);
+const BIG = CITIES.filter((c) => c.weight >= 3);
+const POINTS = Array.from({ length: 64 }, (_, i) => {
+  const c = BIG[i % BIG.length]!;
+  return { latitude: c.lat + (pointRand() - 0.5) * c.spread, longitude: c.lon + (pointRand() - 0.5) * c.spread };
+});
+
+const CASES: Case[] = [
+  { label: 'radius 1 km', filter: (i) => ({ point: { ...POINTS[i % POINTS.length]!, radius: 1_000 } }), target: { p50: 5, p99: 15, ratio: 2 } },
+  { label: 'radius 10 km', filter: (i) => ({ point: { ...POINTS[i % POINTS.length]!, radius: 10_000 } }), target: { p50: 5, p99: 15, ratio: 2 } },
+  { label: 'keyword rare 2-char (稚内)', filter: () => ({ keyword: '稚内' }), target: { p99: 15 } },
+  { label: 'keyword common 2-char (東京)', filter: () => ({ keyword: '東京' }), target: { p99: 15 } },
+  { label: 'keyword 4-char (ラーメン)', filter: () => ({ keyword: 'ラーメン' }), target: { p99: 15 } },
+  { label: 'radius 5 km + keyword (カフェ)', filter: (i) => ({ keyword: 'カフェ', point: { ...POINTS[i % POINTS.length]!, radius: 5_000 } }), target: { p99: 15 } },
+];
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const fmt = (ms: number) => ms.toFixed(2).padStart(7);
+
+async function timeIt(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < WARMUP; i++) await fn(i);
+  const samples: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: pct(samples, 50), p99: pct(samples, 99) };
+}
+
+async function seedAccount(db: Database) {
+  const token = randomBytes(32).toString('base64url');
+  const client = (db.db as unknown as { $client: { query: (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }> } }).$client;
+  const existing = (await client.query(`SELECT d.id AS dataset, u.id AS user FROM datasets d JOIN users u ON u.email = 'bench@example.com' WHERE d.name = 'ベンチマーク' LIMIT 1`)).rows[0];
+  if (existing) {
+    await client.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [existing.user, createHash('sha256').update(token).digest('hex')]);
+    return { token, datasetId: existing.dataset!, query: client.query.bind(client), reused: true };
+  }
+  const user = (await client.query(`INSERT INTO users (email, account_type) VALUES ('bench@example.com', 'data_provider') RETURNING id`)).rows[0]!.id!;
+  await client.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [user, createHash('sha256').update(token).digest('hex')]);
+  const dataset = (
+    await client.query(
+      `INSERT INTO datasets (name, price_per_search, is_platform_dataset, created_by, assigned_user_id, provider_user_id) VALUES ('ベンチマーク', 0, false, $1, $1, $1) RETURNING id`,
+      [user],
+    )
+  ).rows[0]!.id!;
+  return { token, datasetId: dataset, query: client.query.bind(client), reused: false };
+}
+
+async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropDb?: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({});
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    return {
+      name: 'pglite',
+      database,
+      raw: (t, p) => client.query(t, p),
+      rawSearch: async (page, count, point, limit) => {
+        const run = async (tx: { query: PGlite['query'] }) => {
+          if (point) for (const s of POINT_SETTINGS) await tx.query(s);
+          const rows = await tx.query(page.sql, page.params);
+          if (rows.rows.length >= limit) await tx.query(count.sql, count.params);
+        };
+        if (point) await client.transaction((tx) => run(tx));
+        else await run(client);
+      },
+      close: () => database.close(),
+    };
+  }
+  // BENCH_REUSE_DB: a database kept by an earlier run (BENCH_KEEP=1), already loaded.
+  const reuse = process.env.BENCH_REUSE_DB;
+  const name = reuse ?? `poi_bench_${Date.now().toString(36)}`;
+  if (!reuse) {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+    await admin.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  return {
+    name: 'postgres',
+    database,
+    raw: (t, p) => pool.query(t, p as unknown[]),
+    rawSearch: async (page, count, point, limit) => {
+      const client = await pool.connect();
+      try {
+        if (point) await client.query('BEGIN');
+        if (point) for (const s of POINT_SETTINGS) await client.query(s);
+        const rows = await client.query(page.sql, page.params);
+        if (rows.rows.length >= limit) await client.query(count.sql, count.params);
+        if (point) await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    },
+    close: () => database.close(),
+    dropDb: async () => {
+      if (process.env.BENCH_KEEP === '1' || reuse) return console.log(`  kept database ${name}`);
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Loads with the search indexes dropped, then rebuilds them exactly as the migrations defined them. */
+async function load(engine: Engine, datasetId: string, n: number, query: (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>) {
+  const indexes = (await query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'pois' AND indexname <> 'pois_pkey'`)).rows;
+  for (const ix of indexes) await query(`DROP INDEX ${ix.indexname}`);
+  const t = performance.now();
+  if (engine.name === 'postgres') {
+    const pool = (engine.database.db as unknown as { $client: pg.Pool }).$client;
+    const client = await pool.connect();
+    try {
+      await copyIntoPostgres(client, datasetId, generatePois(n));
+    } finally {
+      client.release();
+    }
+  } else {
+    await copyIntoPglite((engine.database.db as unknown as { $client: PGlite }).$client, datasetId, generatePois(n));
+  }
+  const loaded = performance.now();
+  if (engine.name === 'postgres') await query(`SET maintenance_work_mem = '512MB'`);
+  for (const ix of indexes) await query(ix.indexdef!);
+  await query(`UPDATE datasets SET poi_count = $2 WHERE id = $1`, [datasetId, n]);
+  await query(engine.name === 'pglite' ? 'VACUUM ANALYZE pois' : 'ANALYZE pois');
+  console.log(`  loaded ${n.toLocaleString()} POIs: copy ${((loaded - t) / 1000).toFixed(1)} s, indexes ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
+}
+
+async function startApp(database: Database): Promise<{ app: FastifyInstance; base: string }> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'poi-bench-')),
+    WEB_DIST_DIR: path.join(tmpdir(), 'poi-bench-no-console'),
+    PORT: '0',
+  });
+  const app = await buildApp(config, { database });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  return { app, base: `http://127.0.0.1:${address.port}` };
+}
+
+interface Result {
+  engine: string;
+  pois: number;
+  label: string;
+  http: { p50: number; p99: number };
+  raw: { p50: number; p99: number };
+  ok: boolean;
+}
+
+async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Result[]) {
+  console.log(`\n== ${kind}, ${n.toLocaleString()} POIs`);
+  const engine = await openEngine(kind);
+  try {
+    const account = await seedAccount(engine.database);
+    if (!account.reused) await load(engine, account.datasetId, n, account.query);
+    const { app, base } = await startApp(engine.database);
+    try {
+      const headers = { authorization: `Bearer ${account.token}` };
+      const plan = await account.query(
+        `EXPLAIN ${buildSearchQueries(engine.database.db, { datasetIds: [account.datasetId], point: { ...POINTS[0]!, radius: 10_000 }, limit: 20, offset: 0 }).page.toSQL().sql}`,
+        buildSearchQueries(engine.database.db, { datasetIds: [account.datasetId], point: { ...POINTS[0]!, radius: 10_000 }, limit: 20, offset: 0 }).page.toSQL().params,
+      );
+      const planText = plan.rows.map((r) => Object.values(r)[0]).join('\n');
+      console.log(`  radius plan uses the GiST KNN ordering: ${/Order By/.test(planText) && /pois_earth_idx/.test(planText) ? 'yes' : 'NO'}`);
+      console.log(`  ${'query'.padEnd(34)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p50'.padStart(8)} ${'SQL p99'.padStart(8)} ${'ratio'.padStart(6)}  target`);
+      for (const c of CASES) {
+        const filterAt = (i: number): PoiSearchFilter => ({ datasetIds: [account.datasetId], limit: 20, offset: 0, ...c.filter(i) });
+        const http = await timeIt(async (i) => {
+          const f = filterAt(i);
+          const q = new URLSearchParams({ dataset_id: account.datasetId, limit: '20' });
+          if (f.keyword) q.set('keyword', f.keyword);
+          if (f.point) {
+            q.set('latitude', String(f.point.latitude));
+            q.set('longitude', String(f.point.longitude));
+            if (f.point.radius) q.set('radius', String(f.point.radius));
+          }
+          const res = await fetch(`${base}/console/v1/poi/search?${q.toString()}`, { headers });
+          if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+          await res.arrayBuffer();
+        });
+        // The same statements the server runs, sent straight to the driver.
+        const raw = await timeIt(async (i) => {
+          const f = filterAt(i);
+          const lookahead = !!f.point && !!f.keyword;
+          const q = buildSearchQueries(engine.database.db, lookahead ? { ...f, limit: f.limit + 1 } : f);
+          const page = q.page.toSQL();
+          const count = q.count.toSQL();
+          await engine.rawSearch(page, count, !!f.point, lookahead ? Infinity : f.limit);
+        });
+        const ratio = http.p50 / raw.p50;
+        const t = c.target ?? {};
+        const checks = kind === 'postgres' ? [t.p50 === undefined || http.p50 <= t.p50, t.p99 === undefined || http.p99 <= t.p99, t.ratio === undefined || ratio <= t.ratio] : [true];
+        const ok = checks.every(Boolean);
+        const targetText = kind === 'postgres' ? [t.p50 && `p50≤${t.p50}`, t.p99 && `p99≤${t.p99}`, t.ratio && `≤${t.ratio}×`].filter(Boolean).join(' ') : '(reported)';
+        console.log(`  ${c.label.padEnd(34)} ${fmt(http.p50)}ms ${fmt(http.p99)}ms ${fmt(raw.p50)}ms ${fmt(raw.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${targetText} ${kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : ''}`);
+        results.push({ engine: kind, pois: n, label: c.label, http, raw, ok });
+      }
+      if (process.env.BENCH_SKIP_IMPORT !== '1') {
+        results.push(...(await runImportBench({ kind, base, headers, datasetId: account.datasetId, raw: engine.raw, database: engine.database })));
+      }
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await engine.close();
+    await engine.dropDb?.();
+  }
+}
+
+async function main() {
+  const results: Result[] = [];
+  const only = process.env.BENCH_ENGINE;
+  if (!only || only === 'postgres') await benchEngine('postgres', N_PG, results);
+  if (!only || only === 'pglite') await benchEngine('pglite', N_PGLITE, results);
+  const failed = results.filter((r) => !r.ok);
+  console.log(`\npeak memory (max RSS of this process): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  console.log(failed.length ? `\n${failed.length} target(s) missed: ${failed.map((f) => `${f.engine} ${f.label}`).join('; ')}` : '\nall targets met');
+  process.exitCode = failed.length ? 1 : 0;
+}
+
+await main();
