@@ -31,17 +31,17 @@ interface Engine {
   database: Database;
   /** Runs SQL text with parameters directly on the driver, bypassing drizzle and HTTP. */
   raw(sqlText: string, params: unknown[]): Promise<unknown>;
-  /** page, then the count when the page is full; for point searches inside BEGIN … SET LOCAL … COMMIT. */
-  rawSearch(page: RawQuery, count: RawQuery, point: boolean, limit: number): Promise<void>;
+  /** The page, then the count when the page is full (point searches look one row ahead instead). */
+  rawSearch(page: RawQuery, count: RawQuery, limit: number, forceKnn: boolean): Promise<void>;
   close(): Promise<void>;
 }
+
+const FORCE_KNN = "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)";
 
 interface RawQuery {
   sql: string;
   params: unknown[];
 }
-
-const POINT_SETTINGS = ["SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)"];
 
 interface Case {
   label: string;
@@ -107,14 +107,16 @@ async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropD
       name: 'pglite',
       database,
       raw: (t, p) => client.query(t, p),
-      rawSearch: async (page, count, point, limit) => {
-        const run = async (tx: { query: PGlite['query'] }) => {
-          if (point) for (const s of POINT_SETTINGS) await tx.query(s);
-          const rows = await tx.query(page.sql, page.params);
-          if (rows.rows.length >= limit) await tx.query(count.sql, count.params);
-        };
-        if (point) await client.transaction((tx) => run(tx));
-        else await run(client);
+      rawSearch: async (page, count, limit, forceKnn) => {
+        if (forceKnn) {
+          await client.transaction(async (tx) => {
+            await tx.query(FORCE_KNN);
+            await tx.query(page.sql, page.params);
+          });
+          return;
+        }
+        const rows = await client.query(page.sql, page.params);
+        if (rows.rows.length >= limit) await client.query(count.sql, count.params);
       },
       close: () => database.close(),
     };
@@ -136,17 +138,21 @@ async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropD
     name: 'postgres',
     database,
     raw: (t, p) => pool.query(t, p as unknown[]),
-    rawSearch: async (page, count, point, limit) => {
-      const client = await pool.connect();
-      try {
-        if (point) await client.query('BEGIN');
-        if (point) for (const s of POINT_SETTINGS) await client.query(s);
-        const rows = await client.query(page.sql, page.params);
-        if (rows.rows.length >= limit) await client.query(count.sql, count.params);
-        if (point) await client.query('COMMIT');
-      } finally {
-        client.release();
+    rawSearch: async (page, count, limit, forceKnn) => {
+      if (forceKnn) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(FORCE_KNN);
+          await client.query(page.sql, page.params);
+          await client.query('COMMIT');
+        } finally {
+          client.release();
+        }
+        return;
       }
+      const rows = await pool.query(page.sql, page.params);
+      if (rows.rows.length >= limit) await pool.query(count.sql, count.params);
     },
     close: () => database.close(),
     dropDb: async () => {
@@ -241,11 +247,10 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Resu
         // The same statements the server runs, sent straight to the driver.
         const raw = await timeIt(async (i) => {
           const f = filterAt(i);
-          const lookahead = !!f.point && !!f.keyword;
-          const q = buildSearchQueries(engine.database.db, lookahead ? { ...f, limit: f.limit + 1 } : f);
+          const q = buildSearchQueries(engine.database.db, f.point ? { ...f, limit: f.limit + 1 } : f);
           const page = q.page.toSQL();
           const count = q.count.toSQL();
-          await engine.rawSearch(page, count, !!f.point, lookahead ? Infinity : f.limit);
+          await engine.rawSearch(page, count, f.point ? Infinity : f.limit, !!(f.point && f.keyword));
         });
         const ratio = http.p50 / raw.p50;
         const t = c.target ?? {};

