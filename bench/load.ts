@@ -3,13 +3,12 @@ import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { toPoiColumns } from '../apps/server/src/modules/pois/pois.repository';
+import { arrayLiteral, toPoiColumns } from '../apps/server/src/modules/pois/pois.repository';
 import type { GeneratedPoi } from './generate';
 
 const COPY_COLUMNS = 'dataset_id, name, latitude, longitude, address, category, tags, search_text, search_bigrams';
 
 const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 /** One POI as a line of COPY text format, with the same derived search columns the server writes. */
 export function copyLine(datasetId: string, p: GeneratedPoi): string {

@@ -7,7 +7,6 @@ import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { poiSearchQuerySchema, SEARCH_RADIUS_MAX, type Poi } from '@poi/shared/schemas/poi';
 import { Button } from '../components/ui/button';
-import { ConfirmDialog } from '../components/ui/confirm-dialog';
 import { FormField, inputClass } from '../components/ui/form-field';
 import { Modal } from '../components/ui/modal';
 import { PageHeader } from '../components/ui/page-header';
@@ -15,8 +14,9 @@ import { Pagination } from '../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
 import { useDatasets } from '../features/datasets/api/datasets-api';
 import type { PoiListFilters } from '../features/pois/api/keys';
-import { useMovePoi, usePoiList, useRemovePoi } from '../features/pois/api/pois-api';
+import { useMovePoi, usePoiList } from '../features/pois/api/pois-api';
 import { PoiMap } from '../features/pois/components/lazy-poi-map';
+import { PoiDeleteDialog } from '../features/pois/components/poi-delete-dialog';
 import { PoiDetailModal } from '../features/pois/components/poi-detail-modal';
 import { PoiFormModal } from '../features/pois/components/poi-form-modal';
 import { getErrorMessage } from '../lib/api-client';
@@ -56,7 +56,6 @@ export function PoiManagementPage() {
   const filters: PoiListFilters = { datasetIds: criteria?.datasetIds ?? [], keyword: criteria?.keyword, point: criteria?.point, page, pageSize: PAGE_SIZE };
   const list = usePoiList(filters, !!criteria && filters.datasetIds.length > 0);
   const move = useMovePoi();
-  const remove = useRemovePoi();
 
   const onSearch = (e: FormEvent) => {
     e.preventDefault();
@@ -92,17 +91,7 @@ export function PoiManagementPage() {
     }
   };
 
-  const onDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.poi_id);
-      toast.success(messages.poiDeleted);
-    } catch (error) {
-      toast.error(`${messages.poiDeleteFailed}: ${getErrorMessage(error, messages.poiDeleteFailed)}`);
-    } finally {
-      setDeleting(null);
-    }
-  };
+
 
   if (datasets.isPending) return <LoadingBlock />;
   if (datasets.isError) return <ErrorBlock message={getErrorMessage(datasets.error, messages.datasetListFailed)} onRetry={() => void datasets.refetch()} />;
@@ -296,16 +285,7 @@ export function PoiManagementPage() {
           </FormField>
         </Modal>
       ) : null}
-      {deleting ? (
-        <ConfirmDialog
-          title="POIを削除"
-          message={`「${deleting.name}」を削除します。この操作は取り消せません。`}
-          confirmLabel="削除する"
-          busy={remove.isPending}
-          onConfirm={() => void onDelete()}
-          onCancel={() => setDeleting(null)}
-        />
-      ) : null}
+      {deleting ? <PoiDeleteDialog poi={deleting} onDone={() => setDeleting(null)} /> : null}
     </div>
   );
 }

@@ -165,17 +165,22 @@ export async function movePoi(ex: Executor, id: string, targetDatasetId: string)
   return rows[0];
 }
 
-/** One page of a dataset in a fixed order, for walking it end to end (keyset, not offset). */
-export async function listPoisAfter(ex: Executor, datasetId: string, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<PoiRow[]> {
+/**
+ * One page of a dataset for walking it end to end (keyset on the id, not offset). The id, not
+ * created_at: a JavaScript Date cannot carry PostgreSQL's microseconds, so a timestamp cursor
+ * would return its own last row again.
+ */
+export async function listPoisAfter(ex: Executor, datasetId: string, afterId: string | undefined, limit: number): Promise<PoiRow[]> {
   return ex
     .select()
     .from(pois)
-    .where(and(eq(pois.datasetId, datasetId), after ? sql`(${pois.createdAt}, ${pois.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined))
-    .orderBy(asc(pois.createdAt), asc(pois.id))
+    .where(and(eq(pois.datasetId, datasetId), afterId ? sql`${pois.id} > ${afterId}::uuid` : undefined))
+    .orderBy(asc(pois.id))
     .limit(limit);
 }
 
-const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+/** A PostgreSQL array literal of text items, quoted and escaped. */
+export const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 /**
  * Inserts many POIs in one statement: one array parameter per column, unnested into rows

@@ -37,7 +37,7 @@ export interface PoisService {
   move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
   /** Valid rows in one transaction, invalid ones skipped and reported (the first 100 issues). */
   importFile(user: CurrentUser, datasetId: string, format: ImportFormat, file: AsyncIterable<Uint8Array> & { truncated?: boolean }): Promise<ImportResult>;
-  /** Every POI of a managed dataset, a page at a time, oldest first. */
+  /** Every POI of a managed dataset, a page at a time, in id order. */
   exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
 }
 
@@ -173,13 +173,12 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
     async exportRows(user, datasetId) {
       await datasetsService.requireManaged(db, user, datasetId);
       return (async function* pages() {
-        let after: { createdAt: Date; id: string } | undefined;
+        let after: string | undefined;
         for (;;) {
           const page = await repo.listPoisAfter(db, datasetId, after, EXPORT_PAGE);
           if (page.length === 0) return;
           yield page;
-          const last = page[page.length - 1]!;
-          after = { createdAt: last.createdAt, id: last.id };
+          after = page[page.length - 1]!.id;
         }
       })();
     },

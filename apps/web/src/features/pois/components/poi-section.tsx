@@ -1,17 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
 import { Eye, Plus, Search, Trash2 } from 'lucide-react';
 import { formatCoordinate, formatDate } from '@poi/shared/format';
 import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import type { Poi } from '@poi/shared/schemas/poi';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { usePoiList, useRemovePoi } from '../api/pois-api';
+import { usePoiList } from '../api/pois-api';
 import { PoiMap } from './lazy-poi-map';
+import { PoiDeleteDialog } from './poi-delete-dialog';
 import { PoiDetailModal } from './poi-detail-modal';
 import { PoiFormModal } from './poi-form-modal';
 
@@ -28,7 +27,6 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
   const [deleting, setDeleting] = useState<Poi | null>(null);
   const pageSize = POI_SEARCH_DEFAULT_LIMIT;
   const list = usePoiList({ datasetIds: [datasetId], keyword: keyword || undefined, page, pageSize });
-  const remove = useRemovePoi();
 
   const total = list.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
@@ -39,18 +37,7 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
     setPage(1);
   };
 
-  const onDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.poi_id);
-      toast.success(messages.poiDeleted);
-      onChanged?.();
-    } catch (error) {
-      toast.error(`${messages.poiDeleteFailed}: ${getErrorMessage(error, messages.poiDeleteFailed)}`);
-    } finally {
-      setDeleting(null);
-    }
-  };
+
 
   const registerButton = canManage ? (
     <Button onClick={() => setCreating(true)}>
@@ -155,16 +142,7 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
 
       {creating ? <PoiFormModal datasetId={datasetId} onClose={() => setCreating(false)} onSaved={() => onChanged?.()} /> : null}
       {viewing ? <PoiDetailModal poiId={viewing} datasetId={datasetId} onClose={() => setViewing(null)} /> : null}
-      {deleting ? (
-        <ConfirmDialog
-          title="POIを削除"
-          message={`「${deleting.name}」を削除します。この操作は取り消せません。`}
-          confirmLabel="削除する"
-          busy={remove.isPending}
-          onConfirm={() => void onDelete()}
-          onCancel={() => setDeleting(null)}
-        />
-      ) : null}
+      {deleting ? <PoiDeleteDialog poi={deleting} onDone={() => setDeleting(null)} onDeleted={() => onChanged?.()} /> : null}
     </section>
   );
 }
