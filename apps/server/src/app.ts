@@ -32,6 +32,17 @@ import { createLogsService } from './modules/logs/logs.service';
 import { adminUserRoutes } from './modules/users/admin-users.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
+import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
+import { createApiKeysService } from './modules/api-keys/api-keys.service';
+import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
+import { createPricingService } from './modules/pricing/pricing.service';
+import { publicApiRoutes } from './modules/public-api/public-api.routes';
+import { createPublicApiService } from './modules/public-api/public-api.service';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './modules/public-api/rate-limiter';
+import { createUsageMeter, type UsageMeter } from './modules/usage/usage-meter';
+import { usageRoutes } from './modules/usage/usage.routes';
+import { createUsageService } from './modules/usage/usage.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -40,6 +51,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    /** The public API's usage meter (tests flush it to read what was billed). */
+    usageMeter: UsageMeter;
+    /** Tells this instance's caches that rows changed (keys, users, datasets, pricing). */
+    changes: ChangeFeed;
   }
 }
 
@@ -91,7 +106,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       openapi: '3.0.3',
       info: { title: 'POI Cloud API', version: '1.0.0', description: 'POI Cloud のコンソールAPIと公開検索API' },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'コンソールではセッショントークン、公開検索APIではAPIキー' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '公開検索APIのAPIキー(poi_live_ で始まる文字列)' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -105,9 +125,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 5 },
   });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
   await app.register(rateLimit, {
     global: false,
-    ...(config.redisUrl ? { redis: new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) } : {}),
+    ...(redis ? { redis } : {}),
     errorResponseBuilder: (_request, context) => {
       const body: ApiError = { success: false, error: { code: 'RATE_LIMITED', message: messages.tooManyRequests } };
       return Object.assign(new Error(messages.tooManyRequests), { statusCode: context.statusCode, body });
@@ -116,11 +137,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await app.register(errorHandlerPlugin);
 
+  const changes = createChangeFeed();
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log });
-  const usersService = createUsersService({ db: database.db });
+  const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
-  const datasetsService = createDatasetsService({ db: database.db });
+  const datasetsService = createDatasetsService({ db: database.db, changes });
   const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService });
+  const pricingService = createPricingService({ db: database.db });
+  changes.on('pricing', () => pricingService.invalidate());
+  const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
+  const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
+  const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });
+  const publicApi = createPublicApiService({
+    db: database.db,
+    apiKeys: apiKeysService,
+    pricing: pricingService,
+    meter,
+    limiter: redis ? createRedisRateLimiter(redis, app.log) : createMemoryRateLimiter(),
+    changes,
+  });
+  app.decorate('usageMeter', meter);
+  app.decorate('changes', changes);
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);
@@ -132,9 +169,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(logRoutes, { logsService });
       await api.register(datasetRoutes, { datasetsService });
       await api.register(poiRoutes, { poisService });
+      await api.register(apiKeyRoutes, { apiKeysService });
+      await api.register(usageRoutes, { usageService });
+      await api.register(adminPricingRoutes, { pricingService });
     },
     { prefix: '/console/v1' },
   );
+  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -152,10 +193,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const timer = setInterval(housekeeping, 6 * HOUR);
   timer.unref();
-  app.addHook('onReady', housekeeping);
+  app.addHook('onReady', async () => {
+    meter.start();
+    await housekeeping();
+  });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    // Every metered search is stored before the database closes (SIGTERM runs this too).
+    await meter.stop().catch(() => undefined);
     mailer.close();
+    redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
 

@@ -64,14 +64,26 @@ export const codeOf = (mail: ReceivedMail): string => /認証コード: (\d{6})/
 export const magicTokenOf = (mail: ReceivedMail): string => /\/auth\/magic\/([a-z0-9]{64})/.exec(mail.text)![1]!;
 
 /**
- * A throwaway database: a fresh PostgreSQL database when TEST_DATABASE_URL is set (created with a
- * UTF-8 ctype and dropped afterwards), otherwise an in-memory PGlite.
+ * Where a throwaway database lives: a fresh PostgreSQL database when TEST_DATABASE_URL is set
+ * (created with a UTF-8 ctype and dropped afterwards), otherwise PGlite (in memory, or in a
+ * directory when another process must open it too).
  */
-async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export interface ScratchDatabase {
+  /** The server's environment for this database (DATABASE_URL, or DATA_DIR holding pglite/). */
+  env: Record<string, string>;
+  open(): Promise<Database>;
+  drop(): Promise<void>;
+}
+
+export async function createScratchDatabase(options: { onDisk?: boolean } = {}): Promise<ScratchDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const database = await openDatabase({});
-    return { database, drop: async () => {} };
+    const dataDir = options.onDisk ? mkdtempSync(path.join(tmpdir(), 'poi-data-')) : undefined;
+    return {
+      env: dataDir ? { DATA_DIR: dataDir } : {},
+      open: () => openDatabase(dataDir ? { pgliteDir: path.join(dataDir, 'pglite') } : {}),
+      drop: async () => {},
+    };
   }
   const name = `poi_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -80,9 +92,9 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
   return {
-    database,
+    env: { DATABASE_URL: url.toString() },
+    open: () => openDatabase({ url: url.toString() }),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
@@ -90,6 +102,11 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
       await c.end();
     },
   };
+}
+
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const scratch = await createScratchDatabase();
+  return { database: await scratch.open(), drop: scratch.drop };
 }
 
 export interface TestContext {

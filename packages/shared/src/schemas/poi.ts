@@ -110,7 +110,11 @@ export const POI_PREVIEW_LIMIT = 10;
 
 const datasetIdList = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
-  z.array(datasetIdSchema).min(1, messages.datasetIdRequired).max(10, 'データセットは10件まで指定できます'),
+  z
+    .array(datasetIdSchema, { error: messages.datasetIdRequired })
+    .min(1, messages.datasetIdRequired)
+    .max(10, 'データセットは10件まで指定できます')
+    .describe('検索するデータセットのID(1〜10件。カンマ区切り、またはパラメーターの繰り返しで指定)'),
 );
 
 export const SEARCH_RADIUS_MIN = 1;
@@ -118,23 +122,38 @@ export const SEARCH_RADIUS_MAX = 50_000;
 /** Totals are counted up to this many matches; beyond it `total` says "at least this many". */
 export const SEARCH_TOTAL_CAP = 100;
 
-const optionalNumber = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v), schema.optional());
+const optionalNumber = (schema: z.ZodNumber, description: string) =>
+  z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v), schema.optional().describe(description));
 
 export const poiSearchQuerySchema = z
   .object({
     dataset_id: datasetIdList,
-    keyword: z.preprocess(blankToUndefined, z.string().trim().max(100, 'キーワードは100文字以内で入力してください').optional()),
-    latitude: optionalNumber(z.number({ error: '緯度は数値で指定してください' }).min(-90, '緯度は-90から90の範囲で指定してください').max(90, '緯度は-90から90の範囲で指定してください')),
-    longitude: optionalNumber(z.number({ error: '経度は数値で指定してください' }).min(-180, '経度は-180から180の範囲で指定してください').max(180, '経度は-180から180の範囲で指定してください')),
+    keyword: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .max(100, 'キーワードは100文字以内で入力してください')
+        .optional()
+        .describe('名称・住所・カテゴリ・タグに含まれる文字列(最大100文字。全角・半角、大文字・小文字を区別しません)'),
+    ),
+    latitude: optionalNumber(
+      z.number({ error: '緯度は数値で指定してください' }).min(-90, '緯度は-90から90の範囲で指定してください').max(90, '緯度は-90から90の範囲で指定してください'),
+      '検索の中心の緯度(世界測地系)。経度と一緒に指定すると近い順に並びます',
+    ),
+    longitude: optionalNumber(
+      z.number({ error: '経度は数値で指定してください' }).min(-180, '経度は-180から180の範囲で指定してください').max(180, '経度は-180から180の範囲で指定してください'),
+      '検索の中心の経度(世界測地系)',
+    ),
     radius: optionalNumber(
       z
         .number({ error: '半径は数値で指定してください' })
         .min(SEARCH_RADIUS_MIN, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`)
         .max(SEARCH_RADIUS_MAX, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`),
+      '中心からの半径(メートル)。緯度・経度と一緒に指定します',
     ),
-    limit: z.coerce.number().int().min(1).max(POI_SEARCH_MAX_LIMIT).default(POI_SEARCH_DEFAULT_LIMIT),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
+    limit: z.coerce.number().int().min(1).max(POI_SEARCH_MAX_LIMIT).default(POI_SEARCH_DEFAULT_LIMIT).describe('1ページの件数'),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('読み飛ばす件数(ページ送り)'),
   })
   .superRefine((q, ctx) => {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {

@@ -3,6 +3,7 @@ import { senToDecimalString, toSen } from '@poi/shared/money';
 import { isAdmin, isDataProvider, isPlatformAdmin } from '@poi/shared/roles';
 import type { DatasetFilter } from '@poi/shared/schemas/dataset';
 import type { Db, Executor } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findUserById } from '../users/users.repository';
@@ -39,8 +40,8 @@ export interface DatasetsService {
   requireManaged(ex: Executor, user: CurrentUser, id: string, options?: { forUpdate?: boolean }): Promise<repo.DatasetRow>;
 }
 
-export function createDatasetsService(deps: { db: Db }): DatasetsService {
-  const { db } = deps;
+export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): DatasetsService {
+  const { db, changes } = deps;
 
   async function requireDataset(ex: Executor, id: string, forUpdate = false): Promise<repo.DatasetRow> {
     const dataset = await repo.findDataset(ex, id, { forUpdate });
@@ -114,7 +115,7 @@ export function createDatasetsService(deps: { db: Db }): DatasetsService {
 
     async changePrice(user, id, input) {
       const price = senToDecimalString(toSen(input.new_price));
-      return db.transaction(async (tx) => {
+      const updated = await db.transaction(async (tx) => {
         // The row lock orders concurrent changes: each closes exactly the row the previous one opened.
         const dataset = await requireManaged(tx, user, id, { forUpdate: true });
         await repo.closeCurrentPrice(tx, id);
@@ -122,6 +123,9 @@ export function createDatasetsService(deps: { db: Db }): DatasetsService {
         await repo.updateDatasetPrice(tx, id, price);
         return { ...dataset, pricePerSearch: price };
       });
+      // Searches from now on are priced at the new price.
+      changes?.changed('dataset', id);
+      return updated;
     },
 
     async remove(user, id) {
@@ -130,6 +134,7 @@ export function createDatasetsService(deps: { db: Db }): DatasetsService {
         // POIs and price history go with it (ON DELETE CASCADE), in the same transaction.
         await repo.deleteDataset(tx, id);
       });
+      changes?.changed('dataset', id);
     },
 
     requireManaged,

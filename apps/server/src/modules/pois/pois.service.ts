@@ -32,6 +32,8 @@ const IMPORT_BATCH = 1000;
 export interface PoisService {
   register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
   search(user: CurrentUser, query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean; preview: boolean }>;
+  /** Searches datasets in full, without a permission check: the public API, where every search is paid. */
+  searchMarketplace(query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean }>;
   get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
   remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
   move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
@@ -39,6 +41,14 @@ export interface PoisService {
   importFile(user: CurrentUser, datasetId: string, format: ImportFormat, file: AsyncIterable<Uint8Array> & { truncated?: boolean }): Promise<ImportResult>;
   /** Every POI of a managed dataset, a page at a time, in id order. */
   exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
+}
+
+function searchFilter(query: PoiSearchInput) {
+  const point =
+    query.latitude !== undefined && query.longitude !== undefined
+      ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
+      : undefined;
+  return { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
 }
 
 export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres'; datasetsService: DatasetsService }): PoisService {
@@ -62,14 +72,13 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
       });
     },
 
+    searchMarketplace: (query) => repo.searchPois(db, searchFilter(query)),
+
     async search(user, query) {
-      const datasetIds = [...new Set(query.dataset_id)];
-      const point =
-        query.latitude !== undefined && query.longitude !== undefined
-          ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
-          : undefined;
+      const filter = searchFilter(query);
+      const { datasetIds, point } = filter;
       // The search starts while the permission is checked; its rows are used only if allowed.
-      const optimistic = repo.searchPois(db, { datasetIds, keyword: query.keyword, point, limit: query.limit, offset: query.offset });
+      const optimistic = repo.searchPois(db, filter);
       optimistic.catch(() => undefined);
       const datasets = await Promise.all(datasetIds.map((id) => findDataset(db, id)));
       const managed: string[] = [];

@@ -1,0 +1,147 @@
+import { API_KEY_LAST_USED_WRITE_MINUTES, API_KEY_ROTATION_OVERLAP_HOURS, BILLING_UTC_OFFSET_HOURS } from '@poi/shared/limits';
+import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-key';
+import { sql } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
+import { AppError } from '../../lib/errors';
+import type { CurrentUser } from '../../plugins/auth';
+import type { PricingService } from '../pricing/pricing.service';
+import type { UserRow } from '../users/users.repository';
+import * as repo from './api-keys.repository';
+import { displayPrefixOf, generateApiKey, hashApiKey } from './key-format';
+
+/** How long a resolved key (and its owner) is trusted before it is read again. */
+const KEY_CACHE_MS = 10_000;
+const KEY_CACHE_MAX = 50_000;
+
+export const apiKeyMessages = {
+  notFound: 'APIキーが見つかりません',
+  limitReached: (max: number) => `APIキーは最大${max}個まで作成できます。不要なキーを無効化してから作成してください`,
+  alreadyRevoked: 'このAPIキーは既に無効化されています',
+  notRotatable: '有効なAPIキーのみローテーションできます',
+  expiryInPast: '有効期限には今日以降の日付を指定してください',
+  created: 'APIキーを作成しました',
+  revoked: 'APIキーを無効化しました',
+  rotated: 'APIキーをローテーションしました。古いキーは24時間後に無効になります',
+} as const;
+
+export function statusOf(key: repo.ApiKeyRow, now = new Date()): ApiKeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (key.replacedBy) return 'rotating';
+  return 'active';
+}
+
+/** 'YYYY-MM-DD' means "through that day, Japan time"; an ISO instant is taken as it is. */
+export function parseExpiry(value: string): Date {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+    return new Date(Date.UTC(y, m - 1, d + 1) - BILLING_UTC_OFFSET_HOURS * 3_600_000);
+  }
+  return new Date(value);
+}
+
+export interface ResolvedKey {
+  key: repo.ApiKeyRow;
+  user: UserRow;
+}
+
+export interface ApiKeysService {
+  list(user: CurrentUser): Promise<{ keys: repo.ApiKeyRow[]; activeCount: number; maxKeys: number }>;
+  create(user: CurrentUser, body: CreateApiKeyInput): Promise<{ key: repo.ApiKeyRow; secret: string }>;
+  revoke(user: CurrentUser, id: string): Promise<repo.ApiKeyRow>;
+  rotate(user: CurrentUser, id: string): Promise<{ key: repo.ApiKeyRow; secret: string }>;
+  /** The key with this hash and its owner, from a short-lived cache; undefined when unknown. */
+  resolve(keyHash: string): Promise<ResolvedKey | undefined>;
+  /** Records that keys were used (called by the usage flush). */
+  touch(ids: string[], at: Date): Promise<void>;
+}
+
+export function createApiKeysService(deps: { db: Db; pricing: PricingService; changes: ChangeFeed }): ApiKeysService {
+  const { db, pricing, changes } = deps;
+  const cache = new Map<string, { value: ResolvedKey | undefined; loadedAt: number }>();
+
+  const forget = (match: (entry: ResolvedKey) => boolean) => {
+    for (const [hash, entry] of cache) if (!entry.value || match(entry.value)) cache.delete(hash);
+  };
+  changes.on('apiKey', (id) => forget((e) => !id || e.key.id === id));
+  changes.on('user', (id) => forget((e) => !id || e.user.id === id));
+
+  async function requireOwnKey(user: CurrentUser, id: string, forUpdate: boolean, ex: Executor = db) {
+    const key = await repo.findApiKey(ex, id, { forUpdate });
+    if (!key || key.userId !== user.id) throw new AppError('NOT_FOUND', apiKeyMessages.notFound);
+    return key;
+  }
+
+  async function issue(ex: Executor, userId: string, body: { name: string; allowedIps: string[]; allowedReferrers: string[]; expiresAt: Date | null }) {
+    const secret = generateApiKey();
+    const key = await repo.insertApiKey(ex, {
+      userId,
+      name: body.name,
+      keyHash: hashApiKey(secret),
+      prefix: displayPrefixOf(secret),
+      allowedIps: body.allowedIps,
+      allowedReferrers: body.allowedReferrers,
+      expiresAt: body.expiresAt,
+    });
+    return { key, secret };
+  }
+
+  return {
+    async list(user) {
+      const [keys, version] = await Promise.all([repo.listApiKeys(db, user.id), pricing.versionAt(user.accountType, new Date())]);
+      const now = new Date();
+      return { keys, activeCount: keys.filter((k) => statusOf(k, now) === 'active').length, maxKeys: version.maxApiKeys };
+    },
+
+    async create(user, body) {
+      const expiresAt = body.expires_at ? parseExpiry(body.expires_at) : null;
+      if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError('VALIDATION_ERROR', apiKeyMessages.expiryInPast, { errors: [{ field: 'expires_at', message: apiKeyMessages.expiryInPast }] });
+      const version = await pricing.versionAt(user.accountType, new Date());
+      return db.transaction(async (tx) => {
+        // Serialises concurrent creations of one user so that the maximum holds.
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`api_keys:${user.id}`}))`);
+        if ((await repo.countLiveApiKeys(tx, user.id)) >= version.maxApiKeys) throw new AppError('CONFLICT', apiKeyMessages.limitReached(version.maxApiKeys));
+        return issue(tx, user.id, { name: body.name, allowedIps: body.allowed_ips, allowedReferrers: body.allowed_referrers, expiresAt });
+      });
+    },
+
+    async revoke(user, id) {
+      const key = await db.transaction(async (tx) => {
+        const current = await requireOwnKey(user, id, true, tx);
+        if (current.revokedAt) throw new AppError('CONFLICT', apiKeyMessages.alreadyRevoked);
+        return (await repo.revokeApiKey(tx, id))!;
+      });
+      changes.changed('apiKey', id);
+      return key;
+    },
+
+    async rotate(user, id) {
+      const result = await db.transaction(async (tx) => {
+        const old = await requireOwnKey(user, id, true, tx);
+        if (statusOf(old) !== 'active') throw new AppError('CONFLICT', apiKeyMessages.notRotatable);
+        const issued = await issue(tx, user.id, {
+          name: old.name,
+          allowedIps: old.allowedIps,
+          allowedReferrers: old.allowedReferrers,
+          expiresAt: old.expiresAt,
+        });
+        await repo.markRotated(tx, old.id, issued.key.id, new Date(Date.now() + API_KEY_ROTATION_OVERLAP_HOURS * 3_600_000));
+        return issued;
+      });
+      changes.changed('apiKey', id);
+      return result;
+    },
+
+    async resolve(keyHash) {
+      const hit = cache.get(keyHash);
+      if (hit && Date.now() - hit.loadedAt < KEY_CACHE_MS) return hit.value;
+      const value = await repo.findApiKeyByHash(db, keyHash);
+      if (cache.size >= KEY_CACHE_MAX) cache.clear();
+      cache.set(keyHash, { value, loadedAt: Date.now() });
+      return value;
+    },
+
+    touch: (ids, at) => repo.touchApiKeys(db, ids, at, API_KEY_LAST_USED_WRITE_MINUTES),
+  };
+}

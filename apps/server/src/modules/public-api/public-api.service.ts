@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { BlockList, isIPv4 } from 'node:net';
+import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
+import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
+import { messages } from '@poi/shared/messages';
+import { toSen } from '@poi/shared/money';
+import { referrerMatches } from '@poi/shared/network';
+import type { Db } from '../../db/client';
+import { PLATFORM_RECIPIENT } from '../../db/schema/billing';
+import type { ChangeFeed } from '../../lib/change-feed';
+import type { ErrorCode } from '@poi/shared/schemas/common';
+import { AppError } from '../../lib/errors';
+import { statusOf, type ApiKeysService, type ResolvedKey } from '../api-keys/api-keys.service';
+import { hashApiKey, isWellFormedApiKey } from '../api-keys/key-format';
+import { findDataset } from '../datasets/datasets.repository';
+import type { PricingService } from '../pricing/pricing.service';
+import type { PricingVersionRow } from '../pricing/pricing.repository';
+import type { UsageMeter } from '../usage/usage-meter';
+import { freeSearchesUsed } from '../usage/usage.repository';
+import { createFreeQuota } from './free-quota';
+import type { RateLimiter, RateLimitResult } from './rate-limiter';
+
+export const publicApiMessages = {
+  keyMissing: 'APIキーが必要です。Authorization: Bearer <APIキー> または X-API-Key ヘッダーで指定してください',
+  keyMalformed: 'APIキーの形式が正しくありません。コピーしたキーを確認してください',
+  keyInvalid: 'APIキーが無効です',
+  keyRevoked: 'このAPIキーは無効化されています',
+  keyExpired: 'このAPIキーは有効期限が切れています',
+  ipNotAllowed: 'このIPアドレスからはこのAPIキーを使用できません',
+  referrerNotAllowed: 'このリファラーからはこのAPIキーを使用できません',
+  trialPaidDataset: 'トライアルアカウントでは有料データセットを検索できません。/upgrade からプランをアップグレードしてください',
+  trialQuotaExceeded: (limit: number) =>
+    `今月の無料検索回数(${limit.toLocaleString('ja-JP')}回)の上限に達しました。/upgrade からプランをアップグレードしてください`,
+  meterBusy: '現在検索を受け付けられません。しばらくしてから再度お試しください',
+} as const;
+
+/** How long a dataset's price and recipient are reused before being read again. */
+const DATASET_CACHE_MS = 5_000;
+
+export interface Caller {
+  resolved: ResolvedKey;
+  version: PricingVersionRow;
+  rate: RateLimitResult;
+}
+
+/** A search that may run: what it will cost if it succeeds. Settled exactly once. */
+export interface SearchPlan {
+  requestId: string;
+  occurredAt: Date;
+  yearMonth: string;
+  caller: Caller;
+  datasetIds: string[];
+  pricesSen: number[];
+  sharesBp: number[];
+  recipientIds: string[];
+  settled: boolean;
+}
+
+interface DatasetPrice {
+  priceSen: number;
+  recipientId: string;
+  loadedAt: number;
+}
+
+export interface PublicApiService {
+  /** The caller of a request from its key (header values), with the rate limit counted. */
+  authenticate(input: { authorization?: string; apiKey?: string; ip: string; referer?: string }): Promise<Caller>;
+  /** Checks the datasets and the caller's quota and reserves the search; throws 404/402/503. */
+  plan(caller: Caller, datasetIds: string[]): Promise<SearchPlan>;
+  /** Ends a planned search: a success is metered, a failure only releases its reservation. */
+  settle(plan: SearchPlan, succeeded: boolean): void;
+}
+
+/** A refusal of the public API with the rate-limit state to report in its headers. */
+export class PublicApiError extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly rate: RateLimitResult,
+  ) {
+    super(code, message, code === 'RATE_LIMITED' ? { retryAfterSeconds: rate.resetSeconds } : {});
+  }
+}
+
+/** The key of a request: `Authorization: Bearer …` or `X-API-Key`. */
+export function apiKeyOf(authorization: string | undefined, apiKeyHeader: string | undefined): string | undefined {
+  if (apiKeyHeader?.trim()) return apiKeyHeader.trim();
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  return match?.[1];
+}
+
+function ipAllowList(cidrs: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of cidrs) {
+    const [address, prefix] = entry.split('/') as [string, string | undefined];
+    const type = isIPv4(address) ? 'ipv4' : 'ipv6';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+const allowLists = new WeakMap<readonly string[], BlockList>();
+
+export function ipAllowed(ip: string, cidrs: readonly string[]): boolean {
+  if (!cidrs.length) return true;
+  let list = allowLists.get(cidrs);
+  if (!list) {
+    list = ipAllowList(cidrs);
+    allowLists.set(cidrs, list);
+  }
+  const plain = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  return list.check(plain, isIPv4(plain) ? 'ipv4' : 'ipv6');
+}
+
+export function createPublicApiService(deps: {
+  db: Db;
+  apiKeys: ApiKeysService;
+  pricing: PricingService;
+  meter: UsageMeter;
+  limiter: RateLimiter;
+  changes: ChangeFeed;
+}): PublicApiService {
+  const { db, apiKeys, pricing, meter, limiter, changes } = deps;
+  const quota = createFreeQuota((userId, yearMonth) => freeSearchesUsed(db, userId, yearMonth));
+  const datasetCache = new Map<string, DatasetPrice>();
+  changes.on('dataset', (id) => (id ? datasetCache.delete(id) : datasetCache.clear()));
+
+  async function datasetPrice(id: string): Promise<DatasetPrice> {
+    const hit = datasetCache.get(id);
+    if (hit && Date.now() - hit.loadedAt < DATASET_CACHE_MS) return hit;
+    const row = await findDataset(db, id);
+    if (!row) throw new AppError('NOT_FOUND', messages.datasetNotFound);
+    const entry = {
+      priceSen: toSen(row.pricePerSearch),
+      recipientId: row.isPlatformDataset || !row.providerUserId ? PLATFORM_RECIPIENT : row.providerUserId,
+      loadedAt: Date.now(),
+    };
+    if (datasetCache.size > 10_000) datasetCache.clear();
+    datasetCache.set(id, entry);
+    return entry;
+  }
+
+  const limitAnonymous = async (ip: string) => {
+    const rate = await limiter.hit(`ip:${ip}`, UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE);
+    if (!rate.allowed) throw new PublicApiError('RATE_LIMITED', messages.tooManyRequests, rate);
+    return rate;
+  };
+
+  return {
+    async authenticate(input) {
+      // Until a live key of an active account is known, requests count against the IP's limit.
+      const reject = async (code: ErrorCode, message: string): Promise<never> => {
+        const rate = await limitAnonymous(input.ip);
+        throw new PublicApiError(code, message, rate);
+      };
+      const key = apiKeyOf(input.authorization, input.apiKey);
+      if (!key) return reject('UNAUTHORIZED', publicApiMessages.keyMissing);
+      // A typo fails its checksum here, without a database lookup.
+      if (!isWellFormedApiKey(key)) return reject('UNAUTHORIZED', publicApiMessages.keyMalformed);
+      const resolved = await apiKeys.resolve(hashApiKey(key));
+      if (!resolved) return reject('UNAUTHORIZED', publicApiMessages.keyInvalid);
+      const status = statusOf(resolved.key);
+      if (status === 'revoked') return reject('UNAUTHORIZED', publicApiMessages.keyRevoked);
+      if (status === 'expired') return reject('UNAUTHORIZED', publicApiMessages.keyExpired);
+      if (resolved.user.status !== 'active') return reject('ACCOUNT_SUSPENDED', messages.accountSuspended);
+
+      const version = await pricing.versionAt(resolved.user.accountType, new Date());
+      const rate = await limiter.hit(`user:${resolved.user.id}`, version.rateLimitPerMinute);
+      if (!rate.allowed) throw new PublicApiError('RATE_LIMITED', messages.tooManyRequests, rate);
+      if (!ipAllowed(input.ip, resolved.key.allowedIps)) throw new PublicApiError('FORBIDDEN', publicApiMessages.ipNotAllowed, rate);
+      const referrers = resolved.key.allowedReferrers;
+      if (referrers.length && !(input.referer && referrers.some((p) => referrerMatches(input.referer!, p)))) {
+        throw new PublicApiError('FORBIDDEN', publicApiMessages.referrerNotAllowed, rate);
+      }
+      return { resolved, version, rate };
+    },
+
+    async plan(caller, ids) {
+      const datasetIds = [...new Set(ids)];
+      const prices = await Promise.all(datasetIds.map(datasetPrice));
+      const { user } = caller.resolved;
+      const trial = user.accountType === 'trial';
+      if (trial && prices.some((p) => p.priceSen > 0)) throw new AppError('PAYMENT_REQUIRED', publicApiMessages.trialPaidDataset);
+      if (!meter.accepting()) throw new AppError('SERVICE_UNAVAILABLE', publicApiMessages.meterBusy, { retryAfterSeconds: 5 });
+
+      const occurredAt = new Date();
+      const yearMonth = yearMonthOf(occurredAt);
+      const limit = caller.version.freeSearchesPerMonth;
+      if (!(await quota.reserve(user.id, yearMonth, trial ? limit : undefined))) {
+        throw new AppError('PAYMENT_REQUIRED', publicApiMessages.trialQuotaExceeded(limit));
+      }
+      const shareBp = caller.version.providerShareBp;
+      return {
+        requestId: randomUUID(),
+        occurredAt,
+        yearMonth,
+        caller,
+        datasetIds,
+        pricesSen: prices.map((p) => p.priceSen),
+        sharesBp: prices.map((p) => (p.recipientId === PLATFORM_RECIPIENT ? 10_000 : shareBp)),
+        recipientIds: prices.map((p) => p.recipientId),
+        settled: false,
+      };
+    },
+
+    settle(plan, succeeded) {
+      if (plan.settled) return;
+      plan.settled = true;
+      const { user, key } = plan.caller.resolved;
+      const version = plan.caller.version;
+      const free = quota.settle(user.id, plan.yearMonth, succeeded, version.freeSearchesPerMonth);
+      if (!succeeded) return;
+      const baseFeeSen = toSen(version.baseFee);
+      const datasetsSen = plan.pricesSen.reduce((sum, p) => sum + p, 0);
+      meter.record({
+        requestId: plan.requestId,
+        occurredAt: plan.occurredAt,
+        day: dayOf(plan.occurredAt),
+        userId: user.id,
+        apiKeyId: key.id,
+        accountType: user.accountType,
+        pricingVersionId: version.id,
+        datasetIds: plan.datasetIds,
+        datasetPricesSen: plan.pricesSen,
+        datasetSharesBp: plan.sharesBp,
+        datasetRecipientIds: plan.recipientIds,
+        baseFeeSen,
+        amountSen: datasetsSen + (free ? 0 : baseFeeSen),
+        free,
+      });
+    },
+  };
+}

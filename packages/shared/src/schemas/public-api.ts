@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { apiErrorSchema } from './common';
+import { poiSchema } from './poi';
+
+/** The answer of the public search API: the console search's, without its preview flag. */
+export const publicSearchResponseSchema = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      pois: z.array(poiSchema).describe('検索結果のPOI(距離指定時は近い順、それ以外は新しい順)'),
+      total: z.number().int().describe('該当件数(100件まで数え、それ以上は total_capped が true)'),
+      total_capped: z.boolean().describe('該当件数が100件以上で、total が下限であること'),
+    }),
+  })
+  .describe('検索成功(課金対象の1検索)');
+export type PublicSearchResponse = z.infer<typeof publicSearchResponseSchema>;
+
+/** Error answers of the public API, with the situations that produce them (shown on /docs/api). */
+export const publicErrorResponses = {
+  400: apiErrorSchema.describe('VALIDATION_ERROR: パラメーターが不正(dataset_id なし、範囲外の値など)'),
+  401: apiErrorSchema.describe('UNAUTHORIZED: APIキーがない、形式が不正、存在しない、無効化済み、または期限切れ'),
+  402: apiErrorSchema.describe('PAYMENT_REQUIRED: トライアルアカウントで有料データセットを指定した、または今月の無料検索回数を使い切った'),
+  403: apiErrorSchema.describe('FORBIDDEN / ACCOUNT_SUSPENDED: 許可されていないIPアドレスやリファラーからの利用、またはアカウント停止中'),
+  404: apiErrorSchema.describe('NOT_FOUND: 指定したデータセットが存在しない'),
+  429: apiErrorSchema.describe('RATE_LIMITED: 1分あたりのリクエスト上限を超えた(Retry-After 秒後に再試行)'),
+  503: apiErrorSchema.describe('SERVICE_UNAVAILABLE: 一時的に検索を受け付けられない(Retry-After 秒後に再試行)'),
+} as const;
