@@ -73,7 +73,8 @@ describe('guards', () => {
 
   it('shows /docs/api and /commerce to guests without the shell', async () => {
     renderAt('/docs/api');
-    expect(await screen.findByRole('heading', { level: 1, name: 'APIドキュメント' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'POI Cloud 公開検索API' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '認証' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'ユーザーメニュー' })).toBeNull();
   });
 });

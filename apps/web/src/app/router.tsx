@@ -8,7 +8,10 @@ import { MarketplacePage } from '../features/datasets/pages/marketplace-page';
 import { DatasetDetailPage } from '../pages/dataset-detail-page';
 import { PoiManagementPage } from '../pages/poi-management-page';
 import { CommercePage } from '../features/landing/pages/commerce-page';
-import { DocsPage } from '../features/landing/pages/docs-page';
+import { DocsPage } from '../features/docs/pages/docs-page';
+import { ApiKeysPage } from '../features/api-keys/pages/api-keys-page';
+import { RevenuePage } from '../features/revenue/pages/revenue-page';
+import { UsagePage } from '../features/usage/pages/usage-page';
 import { LandingPage } from '../features/landing/pages/landing-page';
 import { ProfilePage } from '../features/profile/pages/profile-page';
 import { GuestOnly, RequireAdmin, RequireAuth, RequireRevenueAccess } from './guards';
@@ -32,8 +35,8 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { path: '/dashboard', element: <Titled title="ダッシュボード"><DashboardPage /></Titled> },
-      { path: '/api-keys', element: <PendingPage title="APIキー管理" description="APIキーの作成・ローテーション・無効化を行います。" /> },
-      { path: '/usage', element: <PendingPage title="使用量" description="月ごとの検索回数と料金を確認できます。" /> },
+      { path: '/api-keys', element: <Titled title="APIキー管理"><ApiKeysPage /></Titled> },
+      { path: '/usage', element: <Titled title="使用量"><UsagePage /></Titled> },
       { path: '/datasets', element: <Titled title="POIデータセット管理"><DatasetsPage /></Titled> },
       { path: '/poi', element: <Titled title="POI管理"><PoiManagementPage /></Titled> },
       { path: '/marketplace', element: <Titled title="公開データセット"><MarketplacePage /></Titled> },
@@ -47,7 +50,9 @@ export const routes: RouteObject[] = [
         path: '/revenue',
         element: (
           <RequireRevenueAccess>
-            <PendingPage title="収益レポート" />
+            <Titled title="収益レポート">
+              <RevenuePage />
+            </Titled>
           </RequireRevenueAccess>
         ),
       },

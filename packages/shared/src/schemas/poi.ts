@@ -87,22 +87,22 @@ export const registerPoiBodySchema = poiFieldsSchema.extend({
 export type RegisterPoiBody = z.input<typeof registerPoiBodySchema>;
 
 export const poiSchema = z.object({
-  poi_id: z.string(),
-  dataset_id: z.string(),
-  name: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  address: z.string().nullable(),
-  category: z.string().nullable(),
-  description: z.string().nullable(),
-  phone: z.string().nullable(),
-  website: z.string().nullable(),
-  image_url: z.string().nullable(),
-  tags: z.array(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
+  poi_id: z.string().describe('POIのID(UUID)'),
+  dataset_id: z.string().describe('POIが属するデータセットのID'),
+  name: z.string().describe('名称'),
+  latitude: z.number().describe('緯度(世界測地系)'),
+  longitude: z.number().describe('経度(世界測地系)'),
+  address: z.string().nullable().describe('住所'),
+  category: z.string().nullable().describe('カテゴリ'),
+  description: z.string().nullable().describe('説明'),
+  phone: z.string().nullable().describe('電話番号'),
+  website: z.string().nullable().describe('ウェブサイトのURL'),
+  image_url: z.string().nullable().describe('画像のURL'),
+  tags: z.array(z.string()).describe('タグ'),
+  created_at: z.string().describe('登録日時(ISO 8601)'),
+  updated_at: z.string().describe('更新日時(ISO 8601)'),
   /** Metres from the search point, when the search had one. */
-  distance_m: z.number().optional(),
+  distance_m: z.number().optional().describe('検索の中心からの距離(メートル)。緯度・経度を指定した検索のみ'),
 });
 export type Poi = z.infer<typeof poiSchema>;
 

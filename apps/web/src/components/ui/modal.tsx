@@ -7,10 +7,12 @@ interface ModalProps {
   children: ReactNode;
   footer?: ReactNode;
   size?: 'md' | 'lg';
+  /** False for dialogs whose content would be lost for good (a key shown once): only the buttons close them. */
+  closeOnBackdrop?: boolean;
 }
 
 /** A dialog over a backdrop; clicking the backdrop or pressing Escape closes it (spec 2). */
-export function Modal({ title, onClose, children, footer, size = 'md' }: ModalProps) {
+export function Modal({ title, onClose, children, footer, size = 'md', closeOnBackdrop = true }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -37,7 +39,7 @@ export function Modal({ title, onClose, children, footer, size = 'md' }: ModalPr
 
   return (
     <div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-      <div className="absolute inset-0 bg-gray-900/50" data-testid="modal-backdrop" aria-hidden="true" onClick={onClose} />
+      <div className="absolute inset-0 bg-gray-900/50" data-testid="modal-backdrop" aria-hidden="true" onClick={closeOnBackdrop ? onClose : undefined} />
       <div
         ref={panel}
         role="dialog"

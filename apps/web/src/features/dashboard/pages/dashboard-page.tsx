@@ -1,7 +1,12 @@
 import { Link } from 'react-router';
-import { BarChart3, KeyRound, Store } from 'lucide-react';
+import { BarChart3, CheckCircle2, Circle, KeyRound, Store, Terminal } from 'lucide-react';
+import { currentYearMonth } from '@poi/shared/format';
 import { PageHeader } from '../../../components/ui/page-header';
+import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { getErrorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth-store';
+import { USAGE_FETCH_FAILED, useUsageSummary } from '../../usage/api/usage-api';
+import { UsageFigures } from '../../usage/components/usage-figures';
 
 const shortcuts = [
   { to: '/api-keys', icon: KeyRound, title: 'APIキー', text: 'APIキーを作成して検索APIを呼び出します。' },
@@ -9,15 +14,72 @@ const shortcuts = [
   { to: '/usage', icon: BarChart3, title: '使用量', text: '今月の検索回数と料金を確認します。' },
 ];
 
+function Step({ done, icon: Icon, title, children }: { done: boolean; icon: typeof KeyRound; title: string; children: React.ReactNode }) {
+  return (
+    <li className="flex gap-3">
+      {done ? <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-green-700" aria-label="完了" /> : <Circle className="mt-0.5 h-5 w-5 shrink-0 text-gray-500" aria-label="未完了" />}
+      <div>
+        <p className="flex items-center gap-2 font-medium text-gray-900">
+          <Icon className="h-4 w-4 text-blue-700" aria-hidden="true" />
+          {title}
+        </p>
+        <p className="mt-0.5 text-sm text-gray-700">{children}</p>
+      </div>
+    </li>
+  );
+}
+
 export function DashboardPage() {
   const { user } = useAuth();
   const name = user?.display_name?.trim() || user?.email || 'ゲスト';
+  const usage = useUsageSummary(currentYearMonth());
+  const hasKey = (usage.data?.active_keys ?? 0) > 0;
+  const hasSearched = (usage.data?.searches ?? 0) > 0;
+
   return (
-    <div>
+    <div className="space-y-8">
       <PageHeader title="ダッシュボード" description={`ようこそ、${name} さん。`} />
+      <section aria-labelledby="month">
+        <h2 id="month" className="mb-3 font-semibold text-gray-900">
+          今月の利用状況
+        </h2>
+        {usage.isPending ? <LoadingBlock /> : usage.isError ? <ErrorBlock message={getErrorMessage(usage.error, USAGE_FETCH_FAILED)} onRetry={() => void usage.refetch()} /> : <UsageFigures data={usage.data} />}
+        <p className="mt-2 text-sm">
+          <Link to="/usage" className="text-blue-800 underline">
+            日別・APIキー別の内訳を見る
+          </Link>
+        </p>
+      </section>
+
+      {!hasSearched ? (
+        <section aria-labelledby="getting-started" className="rounded-lg border border-blue-200 bg-blue-50 p-5">
+          <h2 id="getting-started" className="font-semibold text-gray-900">
+            はじめての検索
+          </h2>
+          <ol className="mt-4 space-y-4">
+            <Step done={hasKey} icon={KeyRound} title="1. APIキーを作成する">
+              <Link to="/api-keys" className="text-blue-800 underline">
+                APIキー管理
+              </Link>{' '}
+              で「APIキーを作成」を押します。キーは作成時に一度だけ表示されます。
+            </Step>
+            <Step done={hasSearched} icon={Terminal} title="2. curlコマンドをコピーして実行する">
+              キーの表示画面に、そのまま実行できる検索コマンドが表示されます。コピーしてターミナルで実行してください。
+            </Step>
+            <Step done={hasSearched} icon={BarChart3} title="3. 使用量で検索を確認する">
+              実行した検索は数秒以内に{' '}
+              <Link to="/usage" className="text-blue-800 underline">
+                使用量
+              </Link>{' '}
+              とこのダッシュボードに反映されます。
+            </Step>
+          </ol>
+        </section>
+      ) : null}
+
       <section aria-labelledby="shortcuts">
         <h2 id="shortcuts" className="sr-only">
-          はじめに
+          ショートカット
         </h2>
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {shortcuts.map((s) => (
@@ -30,12 +92,6 @@ export function DashboardPage() {
             </li>
           ))}
         </ul>
-      </section>
-      <section className="mt-8 rounded-lg border border-gray-200 bg-white p-5" aria-labelledby="month">
-        <h2 id="month" className="font-semibold text-gray-900">
-          今月の利用状況
-        </h2>
-        <p className="mt-2 text-sm text-gray-700">準備中: 検索回数・料金・無料枠の残りは、APIキーと使用量の機能とあわせて表示します。</p>
       </section>
     </div>
   );

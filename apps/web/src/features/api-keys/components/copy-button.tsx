@@ -1,0 +1,25 @@
+import { useState } from 'react';
+import { Check, Copy } from 'lucide-react';
+import { toast } from 'react-toastify';
+import { Button } from '../../../components/ui/button';
+
+/** Copies a text to the clipboard and says so; `label` names what is copied for screen readers. */
+export function CopyButton({ text, label, successMessage }: { text: string; label: string; successMessage: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+      toast.success(successMessage);
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toast.error('コピーに失敗しました。テキストを選択してコピーしてください');
+    }
+  };
+  return (
+    <Button variant="secondary" onClick={copy} aria-label={label} className="shrink-0">
+      {copied ? <Check className="h-4 w-4" aria-hidden="true" /> : <Copy className="h-4 w-4" aria-hidden="true" />}
+      {copied ? 'コピー済み' : 'コピー'}
+    </Button>
+  );
+}

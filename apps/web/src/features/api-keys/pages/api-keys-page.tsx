@@ -1,0 +1,221 @@
+import { useState } from 'react';
+import { KeyRound, Plus } from 'lucide-react';
+import { Link } from 'react-router';
+import { toast } from 'react-toastify';
+import { formatDate, formatDateTime } from '@poi/shared/format';
+import { API_KEY_STATUS_LABELS, type ApiKey, type ApiKeyStatus } from '@poi/shared/schemas/api-key';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { PageHeader } from '../../../components/ui/page-header';
+import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { getErrorMessage } from '../../../lib/api-client';
+import { useApiKeys, useRevokeApiKey, useRotateApiKey, type IssuedKey } from '../api/api-keys-api';
+import { CreateKeyModal } from '../components/create-key-modal';
+import { KeyRevealModal } from '../components/key-reveal-modal';
+
+const statusClass: Record<ApiKeyStatus, string> = {
+  active: 'bg-green-50 text-green-900 ring-green-600/30',
+  rotating: 'bg-amber-50 text-amber-900 ring-amber-600/30',
+  expired: 'bg-gray-100 text-gray-800 ring-gray-500/30',
+  revoked: 'bg-red-50 text-red-900 ring-red-600/30',
+};
+
+function StatusBadge({ status }: { status: ApiKeyStatus }) {
+  return <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${statusClass[status]}`}>{API_KEY_STATUS_LABELS[status]}</span>;
+}
+
+function Restrictions({ k }: { k: ApiKey }) {
+  if (!k.allowed_ips.length && !k.allowed_referrers.length) return <span className="text-gray-700">制限なし</span>;
+  return (
+    <ul className="space-y-0.5 break-all font-mono text-xs">
+      {k.allowed_ips.length ? <li>IP: {k.allowed_ips.join(', ')}</li> : null}
+      {k.allowed_referrers.length ? <li>リファラー: {k.allowed_referrers.join(', ')}</li> : null}
+    </ul>
+  );
+}
+
+function expiryText(k: ApiKey): string {
+  if (k.status === 'revoked') return `${formatDateTime(k.revoked_at)} に無効化`;
+  if (!k.expires_at) return '無期限';
+  return `${formatDateTime(k.expires_at)} まで`;
+}
+
+type Pending = { kind: 'revoke' | 'rotate'; key: ApiKey };
+
+export function ApiKeysPage() {
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  const rotate = useRotateApiKey();
+  const [creating, setCreating] = useState(false);
+  const [revealed, setRevealed] = useState<(IssuedKey & { rotated?: boolean }) | null>(null);
+  const [pending, setPending] = useState<Pending | null>(null);
+
+  const atLimit = !!keys.data && keys.data.active_count >= keys.data.max_keys;
+
+  const confirm = async () => {
+    if (!pending) return;
+    try {
+      if (pending.kind === 'revoke') {
+        await revoke.mutateAsync(pending.key.id);
+        toast.success('APIキーを無効化しました');
+      } else {
+        const issued = await rotate.mutateAsync(pending.key.id);
+        setRevealed({ ...issued, rotated: true });
+        toast.success('APIキーをローテーションしました');
+      }
+      setPending(null);
+    } catch (error) {
+      toast.error(getErrorMessage(error, pending.kind === 'revoke' ? 'APIキーの無効化に失敗しました' : 'APIキーのローテーションに失敗しました'));
+    }
+  };
+
+  const actions = (k: ApiKey) => (
+    <div className="flex flex-wrap gap-2">
+      {k.status === 'active' ? (
+        <Button variant="secondary" className="px-3 py-1.5" onClick={() => setPending({ kind: 'rotate', key: k })}>
+          ローテーション
+        </Button>
+      ) : null}
+      {k.status === 'active' || k.status === 'rotating' ? (
+        <Button variant="danger" className="px-3 py-1.5" onClick={() => setPending({ kind: 'revoke', key: k })}>
+          無効化
+        </Button>
+      ) : null}
+    </div>
+  );
+
+  let body;
+  if (keys.isPending) body = <LoadingBlock />;
+  else if (keys.isError) body = <ErrorBlock message={getErrorMessage(keys.error, 'APIキーの取得に失敗しました')} onRetry={() => void keys.refetch()} />;
+  else if (!keys.data.api_keys.length)
+    body = (
+      <EmptyBlock message="APIキーはまだありません。キーを作成すると、公開検索APIを呼び出せます。">
+        <Button onClick={() => setCreating(true)}>
+          <Plus className="h-4 w-4" aria-hidden="true" />
+          最初のAPIキーを作成
+        </Button>
+      </EmptyBlock>
+    );
+  else
+    body = (
+      <>
+        {/* Cards on narrow screens, a table from md up. */}
+        <ul className="space-y-3 md:hidden" aria-label="APIキー">
+          {keys.data.api_keys.map((k) => (
+            <li key={k.id} className="rounded-lg border border-gray-200 bg-white p-4">
+              <div className="flex items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="font-semibold text-gray-900 break-words">{k.name}</p>
+                  <p className="font-mono text-xs text-gray-700">{k.prefix}…</p>
+                </div>
+                <StatusBadge status={k.status} />
+              </div>
+              <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-gray-700">作成日</dt>
+                <dd>{formatDate(k.created_at)}</dd>
+                <dt className="text-gray-700">最終使用</dt>
+                <dd>{k.last_used_at ? formatDateTime(k.last_used_at) : '未使用'}</dd>
+                <dt className="text-gray-700">有効期限</dt>
+                <dd>{expiryText(k)}</dd>
+                <dt className="text-gray-700">制限</dt>
+                <dd className="min-w-0">
+                  <Restrictions k={k} />
+                </dd>
+              </dl>
+              <div className="mt-3">{actions(k)}</div>
+            </li>
+          ))}
+        </ul>
+        <div className="hidden overflow-x-auto rounded-lg border border-gray-200 bg-white md:block">
+          <table className="min-w-full divide-y divide-gray-200 text-sm">
+            <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
+              <tr>
+                <th scope="col" className="px-4 py-3">名前</th>
+                <th scope="col" className="px-4 py-3">キー</th>
+                <th scope="col" className="px-4 py-3">作成日</th>
+                <th scope="col" className="px-4 py-3">最終使用</th>
+                <th scope="col" className="px-4 py-3">有効期限</th>
+                <th scope="col" className="px-4 py-3">制限</th>
+                <th scope="col" className="px-4 py-3">状態</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">操作</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-200">
+              {keys.data.api_keys.map((k) => (
+                <tr key={k.id} className={k.status === 'revoked' || k.status === 'expired' ? 'text-gray-600' : 'text-gray-900'}>
+                  <td className="max-w-48 break-words px-4 py-3 font-medium">{k.name}</td>
+                  <td className="whitespace-nowrap px-4 py-3 font-mono text-xs">{k.prefix}…</td>
+                  <td className="whitespace-nowrap px-4 py-3">{formatDate(k.created_at)}</td>
+                  <td className="whitespace-nowrap px-4 py-3">{k.last_used_at ? formatDateTime(k.last_used_at) : '未使用'}</td>
+                  <td className="px-4 py-3">{expiryText(k)}</td>
+                  <td className="max-w-56 px-4 py-3">
+                    <Restrictions k={k} />
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-3">
+                    <StatusBadge status={k.status} />
+                  </td>
+                  <td className="px-4 py-3">{actions(k)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </>
+    );
+
+  return (
+    <div>
+      <PageHeader
+        title="APIキー管理"
+        description={
+          <>
+            公開検索API(/api/v1/poi/search)を呼び出すためのキーです。使い方は{' '}
+            <Link to="/docs/api" target="_blank" rel="noopener" className="text-blue-800 underline">
+              APIドキュメント
+            </Link>{' '}
+            をご覧ください。
+          </>
+        }
+        actions={
+          <Button onClick={() => setCreating(true)} disabled={atLimit || keys.isPending}>
+            <KeyRound className="h-4 w-4" aria-hidden="true" />
+            APIキーを作成
+          </Button>
+        }
+      />
+      {keys.data ? (
+        <p className="mb-4 text-sm text-gray-700">
+          有効なキー: {keys.data.active_count} / {keys.data.max_keys}
+          {atLimit ? '(上限に達しています。不要なキーを無効化すると作成できます)' : ''}
+        </p>
+      ) : null}
+      {body}
+
+      {creating ? (
+        <CreateKeyModal
+          onClose={() => setCreating(false)}
+          onCreated={(issued) => {
+            setCreating(false);
+            setRevealed(issued);
+            toast.success('APIキーを作成しました');
+          }}
+        />
+      ) : null}
+      {revealed ? <KeyRevealModal secret={revealed.key} name={revealed.api_key.name} rotated={revealed.rotated} onClose={() => setRevealed(null)} /> : null}
+      {pending ? (
+        <ConfirmDialog
+          title={pending.kind === 'revoke' ? 'APIキーを無効化' : 'APIキーをローテーション'}
+          message={
+            pending.kind === 'revoke'
+              ? `「${pending.key.name}」(${pending.key.prefix}…)を無効化します。このキーを使った検索は直ちに失敗するようになります。この操作は取り消せません。`
+              : `「${pending.key.name}」(${pending.key.prefix}…)の代わりに新しいキーを発行します。古いキーは24時間後に無効になります。`
+          }
+          confirmLabel={pending.kind === 'revoke' ? '無効化する' : 'ローテーションする'}
+          busy={revoke.isPending || rotate.isPending}
+          onConfirm={() => void confirm()}
+          onCancel={() => setPending(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { boundsOf, curlExample, errorsOf, fieldsOf, publicEndpoints, pythonExample, typeLabel, type OpenApiDocument } from './openapi-view';
+
+const doc: OpenApiDocument = {
+  openapi: '3.0.3',
+  info: { title: 't', version: '1' },
+  paths: {
+    '/console/v1/user': { get: { summary: 'console' } },
+    '/api/v1/poi/search': {
+      get: {
+        summary: '検索',
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } }],
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'object',
+                      properties: { pois: { type: 'array', description: 'POI', items: { type: 'object', properties: { name: { type: 'string' }, phone: { type: 'string', nullable: true } } } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          '402': { description: 'PAYMENT_REQUIRED: 有料データセット' },
+        },
+      },
+    },
+  },
+};
+
+describe('openapi-view', () => {
+  it('picks the public endpoints and reads their parameters, fields and errors', () => {
+    const [endpoint, ...rest] = publicEndpoints(doc);
+    expect(rest).toHaveLength(0);
+    expect(endpoint).toMatchObject({ method: 'GET', path: '/api/v1/poi/search' });
+    expect(boundsOf(endpoint!.operation.parameters![0]!.schema)).toBe('1〜100、既定値 20');
+    expect(boundsOf({ type: 'array', minItems: 1, maxItems: 10 })).toBe('1〜10件');
+    expect(boundsOf({ type: 'string', maxLength: 100 })).toBe('最大100文字');
+    expect(typeLabel({ type: 'array', items: { type: 'string', format: 'uuid' } })).toBe('string (UUID)[]');
+    expect(fieldsOf(endpoint!.operation.responses!['200']!.content!['application/json']!.schema)).toEqual([
+      { path: 'data', type: 'object', description: '' },
+      { path: 'data.pois', type: 'object[]', description: 'POI' },
+      { path: 'data.pois[].name', type: 'string', description: '' },
+      { path: 'data.pois[].phone', type: 'string | null', description: '' },
+    ]);
+    expect(errorsOf(endpoint!.operation)).toEqual([{ status: '402', code: 'PAYMENT_REQUIRED', description: '有料データセット' }]);
+  });
+
+  it('writes examples with the key from the environment', () => {
+    const input = { server: 'http://localhost:8080', path: '/api/v1/poi/search', params: [['keyword', 'カフェ']] as Array<[string, string]> };
+    expect(curlExample(input)).toBe('curl -G "http://localhost:8080/api/v1/poi/search" \\\n  -H "X-API-Key: $POI_API_KEY" \\\n  --data-urlencode "keyword=カフェ"');
+    expect(pythonExample(input)).toContain('"keyword": "カフェ",');
+    expect(pythonExample(input)).toContain('os.environ["POI_API_KEY"]');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Reads the parts of the server's OpenAPI document that /docs/api shows, so that the page is
+ * always what the server validates and answers.
+ */
+export interface JsonSchema {
+  type?: string | string[];
+  format?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+export interface OpenApiOperation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: OpenApiParameter[];
+  security?: Array<Record<string, string[]>>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { securitySchemes?: Record<string, { type: string; scheme?: string; in?: string; name?: string; description?: string }> };
+}
+
+export interface Endpoint {
+  method: string;
+  path: string;
+  operation: OpenApiOperation;
+}
+
+/** The public API's operations (everything under /api/), in document order. */
+export function publicEndpoints(doc: OpenApiDocument): Endpoint[] {
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/api/'))
+    .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
+}
+
+export function typeLabel(schema: JsonSchema | undefined): string {
+  if (!schema) return '';
+  if (schema.anyOf?.length) return schema.anyOf.map(typeLabel).join(' | ');
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'object');
+  if (type === 'array') return `${typeLabel(schema.items)}[]`;
+  if (schema.format === 'uuid') return 'string (UUID)';
+  return schema.nullable ? `${type} | null` : type;
+}
+
+/** Bounds and defaults in Japanese: '1〜100', '最大100文字', '1〜10件', '既定値 20'. */
+export function boundsOf(schema: JsonSchema | undefined): string {
+  if (!schema) return '';
+  const parts: string[] = [];
+  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`${schema.minimum}〜${schema.maximum}`);
+  else if (schema.minimum !== undefined) parts.push(`${schema.minimum}以上`);
+  else if (schema.maximum !== undefined) parts.push(`${schema.maximum}以下`);
+  if (schema.maxLength !== undefined) parts.push(`最大${schema.maxLength}文字`);
+  if (schema.minItems !== undefined && schema.maxItems !== undefined) parts.push(`${schema.minItems}〜${schema.maxItems}件`);
+  else if (schema.maxItems !== undefined) parts.push(`最大${schema.maxItems}件`);
+  if (schema.enum) parts.push(schema.enum.map(String).join(' / '));
+  if (schema.default !== undefined) parts.push(`既定値 ${String(schema.default)}`);
+  return parts.join('、');
+}
+
+export interface FieldRow {
+  path: string;
+  type: string;
+  description: string;
+}
+
+/** A response schema flattened to one row per field: 'data.pois[].name'. */
+export function fieldsOf(schema: JsonSchema | undefined, prefix = ''): FieldRow[] {
+  if (!schema) return [];
+  if (schema.type === 'array' && schema.items) return fieldsOf(schema.items, `${prefix}[]`);
+  if (!schema.properties) return [];
+  return Object.entries(schema.properties).flatMap(([name, child]) => {
+    const path = prefix ? `${prefix}.${name}` : name;
+    return [{ path, type: typeLabel(child), description: child.description ?? '' }, ...fieldsOf(child, path)];
+  });
+}
+
+export interface ErrorRow {
+  status: string;
+  code: string;
+  description: string;
+}
+
+/** The error answers, from their descriptions 'CODE: when'. */
+export function errorsOf(operation: OpenApiOperation): ErrorRow[] {
+  return Object.entries(operation.responses ?? {})
+    .filter(([status]) => Number(status) >= 400)
+    .map(([status, response]) => {
+      const text = response.description ?? '';
+      const at = text.indexOf(': ');
+      return at > 0 ? { status, code: text.slice(0, at), description: text.slice(at + 2) } : { status, code: '', description: text };
+    });
+}
+
+export function successSchemaOf(operation: OpenApiOperation): JsonSchema | undefined {
+  return operation.responses?.['200']?.content?.['application/json']?.schema;
+}
+
+export interface ExampleInput {
+  server: string;
+  path: string;
+  params: Array<[string, string]>;
+}
+
+export function curlExample({ server, path, params }: ExampleInput): string {
+  return [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${v}"`)].join(' \\\n');
+}
+
+export function javascriptExample({ server, path, params }: ExampleInput): string {
+  return [
+    `const params = new URLSearchParams({`,
+    ...params.map(([k, v]) => `  ${k}: '${v}',`),
+    `});`,
+    `const res = await fetch(\`${server}${path}?\${params}\`, {`,
+    `  headers: { 'X-API-Key': process.env.POI_API_KEY },`,
+    `});`,
+    `const body = await res.json();`,
+    `if (!res.ok) throw new Error(\`\${res.status} \${body.error.code}: \${body.error.message}\`);`,
+    `console.log(body.data.total, body.data.pois.map((poi) => poi.name));`,
+  ].join('\n');
+}
+
+export function pythonExample({ server, path, params }: ExampleInput): string {
+  return [
+    'import os',
+    'import requests',
+    '',
+    'res = requests.get(',
+    `    "${server}${path}",`,
+    '    params={',
+    ...params.map(([k, v]) => `        "${k}": "${v}",`),
+    '    },',
+    '    headers={"X-API-Key": os.environ["POI_API_KEY"]},',
+    '    timeout=30,',
+    ')',
+    'body = res.json()',
+    'if not res.ok:',
+    '    raise RuntimeError(f"{res.status_code} {body[\'error\'][\'code\']}: {body[\'error\'][\'message\']}")',
+    'for poi in body["data"]["pois"]:',
+    '    print(poi["name"], poi.get("distance_m"))',
+  ].join('\n');
+}

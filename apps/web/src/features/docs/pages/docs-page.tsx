@@ -1,0 +1,286 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
+import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { apiClient } from '../../../lib/api-client';
+import { usePageTitle } from '../../../lib/use-page-title';
+import {
+  boundsOf,
+  curlExample,
+  errorsOf,
+  fieldsOf,
+  javascriptExample,
+  publicEndpoints,
+  pythonExample,
+  successSchemaOf,
+  typeLabel,
+  type Endpoint,
+  type OpenApiDocument,
+} from '../openapi-view';
+import { PublicPage } from '../../landing/components/public-page';
+
+/** Example values for the parameters the examples use; the names themselves come from the document. */
+const EXAMPLE_VALUES: Record<string, string> = {
+  dataset_id: 'データセットID',
+  keyword: 'カフェ',
+  latitude: '35.681236',
+  longitude: '139.767125',
+  radius: '1000',
+  limit: '20',
+};
+
+const th = 'px-3 py-2 text-left text-xs font-semibold text-gray-700';
+const td = 'px-3 py-2 align-top';
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="border-b border-gray-200 pb-2 text-xl font-bold text-gray-900">
+        {title}
+      </h2>
+      <div className="mt-4 space-y-3 text-sm leading-relaxed text-gray-800">{children}</div>
+    </section>
+  );
+}
+
+function Code({ children, label }: { children: string; label: string }) {
+  return (
+    <pre aria-label={label} className="overflow-x-auto rounded-md bg-gray-900 p-4 font-mono text-xs leading-relaxed text-gray-100">
+      {children}
+    </pre>
+  );
+}
+
+function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) {
+  const [tab, setTab] = useState<'curl' | 'js' | 'python'>('curl');
+  const params = (endpoint.operation.parameters ?? [])
+    .filter((p) => p.in === 'query' && EXAMPLE_VALUES[p.name])
+    .map((p) => [p.name, EXAMPLE_VALUES[p.name]!] as [string, string]);
+  const input = { server, path: endpoint.path, params };
+  const tabs = [
+    { id: 'curl', label: 'curl', code: curlExample(input) },
+    { id: 'js', label: 'JavaScript', code: javascriptExample(input) },
+    { id: 'python', label: 'Python', code: pythonExample(input) },
+  ] as const;
+  const current = tabs.find((t) => t.id === tab)!;
+  return (
+    <div>
+      <div role="tablist" aria-label="コード例の言語" className="flex gap-1 border-b border-gray-200">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            onClick={() => setTab(t.id)}
+            className={`rounded-t-md px-4 py-2 text-sm font-medium ${tab === t.id ? 'border border-b-white border-gray-200 bg-white text-blue-800' : 'text-gray-700 hover:text-gray-900'}`}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="mt-2">
+        <Code label={`${current.label} の例`}>{current.code}</Code>
+      </div>
+      <p className="mt-2 text-xs text-gray-700">APIキーは環境変数 POI_API_KEY に設定して使う例です。キーをソースコードに直接書かないでください。</p>
+    </div>
+  );
+}
+
+function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpoint }) {
+  const { operation } = endpoint;
+  const server = doc.servers?.[0]?.url ?? window.location.origin;
+  const fields = fieldsOf(successSchemaOf(operation));
+  return (
+    <>
+      <Section id="endpoint" title="エンドポイント">
+        <p>
+          <code className="rounded bg-gray-100 px-2 py-1 font-mono font-semibold">
+            {endpoint.method} {endpoint.path}
+          </code>
+        </p>
+        <p className="font-medium">{operation.summary}</p>
+        {operation.description ? <p>{operation.description}</p> : null}
+      </Section>
+
+      <Section id="parameters" title="パラメーター(クエリ文字列)">
+        <div className="overflow-x-auto rounded-lg border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200">
+            <thead className="bg-gray-50">
+              <tr>
+                <th scope="col" className={th}>名前</th>
+                <th scope="col" className={th}>型</th>
+                <th scope="col" className={th}>必須</th>
+                <th scope="col" className={th}>範囲・既定値</th>
+                <th scope="col" className={th}>説明</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {(operation.parameters ?? []).map((p) => (
+                <tr key={`${p.in}-${p.name}`}>
+                  <td className={`${td} font-mono font-semibold`}>{p.name}</td>
+                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{typeLabel(p.schema)}</td>
+                  <td className={`${td} whitespace-nowrap`}>{p.required ? '必須' : '任意'}</td>
+                  <td className={td}>{boundsOf(p.schema)}</td>
+                  <td className={td}>{p.description ?? p.schema?.description ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section id="response" title="応答(200)">
+        <p>{operation.responses?.['200']?.description}</p>
+        <div className="overflow-x-auto rounded-lg border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200">
+            <thead className="bg-gray-50">
+              <tr>
+                <th scope="col" className={th}>フィールド</th>
+                <th scope="col" className={th}>型</th>
+                <th scope="col" className={th}>説明</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {fields.map((f) => (
+                <tr key={f.path}>
+                  <td className={`${td} break-all font-mono text-xs`}>{f.path}</td>
+                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{f.type}</td>
+                  <td className={td}>{f.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section id="errors" title="エラー">
+        <p>
+          エラー時は <code className="font-mono">{'{ "success": false, "error": { "code", "message", "request_id" } }'}</code>{' '}
+          を返します。message は日本語で、そのまま利用者に表示できます。問い合わせの際は request_id(X-Request-Id ヘッダーと同じ値)をお知らせください。
+        </p>
+        <div className="overflow-x-auto rounded-lg border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200">
+            <thead className="bg-gray-50">
+              <tr>
+                <th scope="col" className={th}>ステータス</th>
+                <th scope="col" className={th}>コード</th>
+                <th scope="col" className={th}>発生する状況</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {errorsOf(operation).map((e) => (
+                <tr key={e.status}>
+                  <td className={`${td} font-mono`}>{e.status}</td>
+                  <td className={`${td} font-mono text-xs`}>{e.code}</td>
+                  <td className={td}>{e.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section id="examples" title="リクエスト例">
+        <Examples server={server} endpoint={endpoint} />
+      </Section>
+    </>
+  );
+}
+
+/** /docs/api: the public API reference, rendered from the server's /openapi.json; no top bar or side menu. */
+export function DocsPage() {
+  usePageTitle('APIドキュメント');
+  const spec = useQuery({
+    queryKey: ['openapi'],
+    queryFn: async () => (await apiClient.get<OpenApiDocument>('/openapi.json')).data,
+    staleTime: Infinity,
+  });
+  const schemes = spec.data?.components?.securitySchemes ?? {};
+  const headerScheme = Object.values(schemes).find((s) => s.type === 'apiKey');
+
+  return (
+    <PublicPage>
+      <h1 className="text-3xl font-bold text-gray-900">POI Cloud 公開検索API</h1>
+      <p className="mt-3 text-gray-800">
+        POIデータセットをAPIキーで検索するREST APIです。応答はJSON(UTF-8)です。このページはサーバーの{' '}
+        <a className="text-blue-800 underline" href="/openapi.json">
+          OpenAPI定義(/openapi.json)
+        </a>{' '}
+        から生成しています。
+      </p>
+      <nav aria-label="目次" className="mt-6 rounded-lg border border-gray-200 bg-gray-50 p-4 text-sm">
+        <ul className="flex flex-wrap gap-x-5 gap-y-1">
+          {[
+            ['auth', '認証'],
+            ['endpoint', 'エンドポイント'],
+            ['parameters', 'パラメーター'],
+            ['response', '応答'],
+            ['errors', 'エラー'],
+            ['rate-limits', 'レート制限'],
+            ['billing', '課金'],
+            ['examples', 'リクエスト例'],
+          ].map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`} className="text-blue-800 underline">
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <Section id="auth" title="認証">
+        <p>
+          コンソールの「APIキー管理」で作成したAPIキー(<code className="font-mono">poi_live_</code>{' '}
+          で始まる文字列)を、次のどちらかのヘッダーで送ります。
+        </p>
+        <ul className="list-disc space-y-1 pl-6">
+          <li>
+            <code className="font-mono">{headerScheme?.name ?? 'X-API-Key'}: APIキー</code>
+          </li>
+          <li>
+            <code className="font-mono">Authorization: Bearer APIキー</code>
+          </li>
+        </ul>
+        <p>
+          キーには有効期限、許可するIPアドレス(CIDR可)、許可するリファラーを設定できます。ローテーションすると新しいキーが発行され、古いキーは24時間後に使えなくなります。キーの末尾にはチェックサムがあり、写し間違えたキーはすぐに
+          401 になります。
+        </p>
+      </Section>
+
+      {spec.isPending ? <LoadingBlock label="API定義を読み込み中..." /> : null}
+      {spec.isError ? <ErrorBlock message="API定義の取得に失敗しました" onRetry={() => void spec.refetch()} /> : null}
+      {spec.data ? publicEndpoints(spec.data).map((e) => <EndpointDocs key={`${e.method} ${e.path}`} doc={spec.data} endpoint={e} />) : null}
+
+      <Section id="rate-limits" title="レート制限">
+        <p>
+          1分あたりのリクエスト数はアカウント種別(プラン)ごとに決まっており、同じアカウントのAPIキーで共有されます。APIキーのないリクエストや無効なキーのリクエストは、送信元IPアドレスごとに1分あたり
+          {UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE}回までです。
+        </p>
+        <ul className="list-disc space-y-1 pl-6">
+          <li>
+            <code className="font-mono">X-RateLimit-Limit</code>: 1分あたりの上限
+          </li>
+          <li>
+            <code className="font-mono">X-RateLimit-Remaining</code>: 現在の1分間の残り回数
+          </li>
+          <li>
+            <code className="font-mono">X-RateLimit-Reset</code>: 残り回数がリセットされるまでの秒数
+          </li>
+        </ul>
+        <p>上限を超えると 429 と Retry-After ヘッダー(秒)を返します。その秒数待ってから再試行してください。</p>
+      </Section>
+
+      <Section id="billing" title="課金">
+        <ul className="list-disc space-y-1 pl-6">
+          <li>課金対象は成功した検索(HTTP 200)だけです。エラーになったリクエストは課金されません。</li>
+          <li>1検索の料金は、指定したデータセットの「1検索あたりの価格」の合計と、プランの基本料金の合計です。料金は検索した時点の価格で記録され、後の価格変更で変わることはありません。</li>
+          <li>毎月(日本時間)の無料検索回数の範囲では基本料金がかかりません。データセットの価格はかかります。</li>
+          <li>トライアルアカウントは無料データセットのみ、毎月の無料検索回数まで検索できます。超えると 402 を返します。/upgrade からアップグレードしてください。</li>
+          <li>使用量と料金はコンソールの「使用量」で、数秒以内に確認できます。</li>
+        </ul>
+      </Section>
+    </PublicPage>
+  );
+}

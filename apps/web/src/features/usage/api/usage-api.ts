@@ -1,0 +1,21 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { usageSummaryResponseSchema, type UsageSummary } from '@poi/shared/schemas/usage';
+import { apiClient } from '../../../lib/api-client';
+
+export const USAGE_FETCH_FAILED = '使用量の取得に失敗しました';
+
+export const usageKeys = {
+  all: ['usage'] as const,
+  summary: (yearMonth: string) => [...usageKeys.all, 'summary', yearMonth] as const,
+};
+
+export async function getUsageSummary(yearMonth: string): Promise<UsageSummary> {
+  const res = await apiClient.get('/console/v1/usage/summary', { params: { year_month: yearMonth } });
+  return usageSummaryResponseSchema.parse(res.data).data;
+}
+
+/** Refetched when the window regains focus, so a search made in a terminal shows up on return. */
+export const usageSummaryQuery = (yearMonth: string) =>
+  queryOptions({ queryKey: usageKeys.summary(yearMonth), queryFn: () => getUsageSummary(yearMonth), staleTime: 0, refetchOnWindowFocus: true });
+
+export const useUsageSummary = (yearMonth: string) => useQuery({ ...usageSummaryQuery(yearMonth), placeholderData: keepPreviousData });
