@@ -2,7 +2,8 @@
  * npm run bench — POI search and import on generated data (bench/generate.ts).
  * PostgreSQL (BENCH_DATABASE_URL, default the local server; a fresh database is created and
  * dropped) with BENCH_POIS POIs (default 1,000,000), then PGlite with BENCH_PGLITE_POIS (200,000).
- * Every figure is printed next to its baseline — the same SQL run directly — from the same run.
+ * Every figure is printed next to its baseline — the same SQL run directly — from the same run;
+ * the public search API is measured against the console search and under autocannon load.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { buildSearchQueries, type PoiSearchFilter } from '../apps/server/src/mod
 import { CITIES, generatePois, prng } from './generate';
 import { copyIntoPglite, copyIntoPostgres } from './load';
 import { runImportBench } from './import-bench';
+import { runPublicApiBench } from './public-api-bench';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
 const N_PGLITE = Number(process.env.BENCH_PGLITE_POIS ?? 200_000);
@@ -259,6 +261,14 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Resu
         const targetText = kind === 'postgres' ? [t.p50 && `p50≤${t.p50}`, t.p99 && `p99≤${t.p99}`, t.ratio && `≤${t.ratio}×`].filter(Boolean).join(' ') : '(reported)';
         console.log(`  ${c.label.padEnd(34)} ${fmt(http.p50)}ms ${fmt(http.p99)}ms ${fmt(raw.p50)}ms ${fmt(raw.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${targetText} ${kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : ''}`);
         results.push({ engine: kind, pois: n, label: c.label, http, raw, ok });
+      }
+      if (process.env.BENCH_SKIP_PUBLIC !== '1') {
+        results.push(
+          ...(await runPublicApiBench(
+            { kind, app, base, consoleHeaders: headers, datasetId: account.datasetId, query: account.query, points: POINTS, cacheStats: () => app.searchCache.stats() },
+            n,
+          )),
+        );
       }
       if (process.env.BENCH_SKIP_IMPORT !== '1') {
         results.push(...(await runImportBench({ kind, base, headers, datasetId: account.datasetId, raw: engine.raw, database: engine.database })));

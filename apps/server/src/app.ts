@@ -40,6 +40,7 @@ import { createPricingService } from './modules/pricing/pricing.service';
 import { publicApiRoutes } from './modules/public-api/public-api.routes';
 import { createPublicApiService } from './modules/public-api/public-api.service';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './modules/public-api/rate-limiter';
+import { createSearchCache, type SearchCache } from './modules/public-api/search-cache';
 import { createUsageMeter, type UsageMeter } from './modules/usage/usage-meter';
 import { usageRoutes } from './modules/usage/usage.routes';
 import { createUsageService } from './modules/usage/usage.service';
@@ -55,6 +56,8 @@ declare module 'fastify' {
     usageMeter: UsageMeter;
     /** Tells this instance's caches that rows changed (keys, users, datasets, pricing). */
     changes: ChangeFeed;
+    /** Recent public search answers (the benchmark reads its hit counters). */
+    searchCache: SearchCache;
   }
 }
 
@@ -142,7 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db, changes });
-  const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService });
+  const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService, changes });
   const pricingService = createPricingService({ db: database.db });
   changes.on('pricing', () => pricingService.invalidate());
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
@@ -175,7 +178,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     { prefix: '/console/v1' },
   );
-  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService });
+  const searchCache = createSearchCache();
+  changes.on('dataset', () => searchCache.clear());
+  app.decorate('searchCache', searchCache);
+  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -324,3 +324,41 @@ describe('pricing', () => {
     expect((await api('GET', '/admin/pricing/current', provider)).statusCode).toBe(403);
   });
 });
+
+describe('browser access', () => {
+  it('answers the CORS preflight without a key and exposes the rate-limit headers', async () => {
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: `/api/v1/poi/search?dataset_id=${freeDataset}`,
+      headers: { origin: 'https://maps.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('X-API-Key');
+    const user = await newUser('individual');
+    const { key } = await createKey(user);
+    const res = await search(key, `dataset_id=${freeDataset}`, { origin: 'https://maps.example.com' });
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(String(res.headers['access-control-expose-headers'])).toContain('X-RateLimit-Remaining');
+  });
+});
+
+describe('search cache', () => {
+  it('shows a POI written a moment ago: writes empty the cache of repeated searches', async () => {
+    const user = await newUser('individual');
+    const { key } = await createKey(user);
+    const query = `dataset_id=${freeDataset}&latitude=35.68&longitude=139.76&radius=2000`;
+    const first = (await search(key, query)).json().data.pois.map((p: { name: string }) => p.name);
+    expect((await search(key, query)).json().data.pois.map((p: { name: string }) => p.name)).toEqual(first);
+    const created = await api('POST', '/poi/register', provider, { dataset_id: freeDataset, name: '新しいカフェ', latitude: 35.6801, longitude: 139.7601 });
+    expect(created.statusCode).toBe(200);
+    const after = (await search(key, query)).json().data.pois.map((p: { name: string }) => p.name);
+    expect(after).toContain('新しいカフェ');
+    // Every answer is billed, cached or not.
+    await ctx.app.usageMeter.flush();
+    expect(await ctx.query('SELECT 1 FROM usage_events WHERE user_id = $1', [user.id])).toHaveLength(3);
+    const removed = await api('POST', `/poi/remove/${created.json().data.poi.poi_id}`, provider);
+    expect(removed.statusCode).toBe(200);
+    expect((await search(key, query)).json().data.pois.map((p: { name: string }) => p.name)).not.toContain('新しいカフェ');
+  });
+});

@@ -2,6 +2,7 @@ import { messages } from '@poi/shared/messages';
 import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
 import { ImportFormatError, parseImport } from './import-parser';
 import type { Db } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { adjustPoiCount, findDataset } from '../datasets/datasets.repository';
@@ -51,15 +52,21 @@ function searchFilter(query: PoiSearchInput) {
   return { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
 }
 
-export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres'; datasetsService: DatasetsService }): PoisService {
+export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres'; datasetsService: DatasetsService; changes?: ChangeFeed }): PoisService {
   const { db, engine, datasetsService } = deps;
 
   const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
+  /** A writing transaction; once it commits, caches holding these datasets' POIs are told. */
+  async function changed<T>(datasetIds: string[], work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
+    const result = await db.transaction(work);
+    for (const id of datasetIds) deps.changes?.changed('dataset', id);
+    return result;
+  }
 
   return {
     async register(user, input) {
       const { dataset_id: datasetId, poi_id: poiId, ...fields } = input;
-      return db.transaction(async (tx) => {
+      return changed([datasetId], async (tx) => {
         await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
         if (poiId) {
           const existing = await repo.findPoi(tx, poiId);
@@ -108,19 +115,22 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
     },
 
     async remove(user, poiId) {
-      return db.transaction(async (tx) => {
+      const datasets: string[] = [];
+      return changed(datasets, async (tx) => {
         const poi = await repo.findPoi(tx, poiId);
         if (!poi) throw notFound();
         await datasetsService.requireManaged(tx, user, poi.datasetId, { forUpdate: true });
         const deleted = await repo.deletePoi(tx, poiId);
         if (!deleted) throw notFound();
+        datasets.push(poi.datasetId);
         await adjustPoiCount(tx, poi.datasetId, -1);
         return deleted;
       });
     },
 
     async move(user, poiId, targetDatasetId) {
-      return db.transaction(async (tx) => {
+      const datasets = [targetDatasetId];
+      return changed(datasets, async (tx) => {
         const poi = await repo.findPoi(tx, poiId);
         if (!poi) throw notFound();
         if (poi.datasetId === targetDatasetId) throw new AppError('VALIDATION_ERROR', messages.poiMoveSameDataset);
@@ -130,6 +140,7 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
         }
         const moved = await repo.movePoi(tx, poiId, targetDatasetId);
         if (!moved) throw notFound();
+        datasets.push(poi.datasetId);
         await adjustPoiCount(tx, poi.datasetId, -1);
         await adjustPoiCount(tx, targetDatasetId, 1);
         return moved;
@@ -137,7 +148,7 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
     },
 
     async importFile(user, datasetId, format, file) {
-      const result = await db.transaction(async (tx) => {
+      const result = await changed([datasetId], async (tx) => {
         await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
         const out: ImportResult = { imported: 0, total: 0, skippedCount: 0, skipped: [] };
         let batch: PoiFields[] = [];

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { poiSearchQuerySchema } from '@poi/shared/schemas/poi';
-import { publicErrorResponses, publicSearchResponseSchema } from '@poi/shared/schemas/public-api';
+import { publicErrorResponses, publicSearchResponseSchema, type PublicSearchResponse } from '@poi/shared/schemas/public-api';
 import { toPoi } from '../pois/pois.mapper';
 import type { PoisService } from '../pois/pois.service';
 import type { RateLimitResult } from './rate-limiter';
+import type { SearchCache } from './search-cache';
 import { PublicApiError, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
 
 function setRateHeaders(reply: FastifyReply, rate: RateLimitResult): void {
@@ -13,14 +14,26 @@ function setRateHeaders(reply: FastifyReply, rate: RateLimitResult): void {
   reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
 }
 
+/** Browsers may call the API from any origin (referrer restrictions decide who may): CORS for every answer. */
+function setCorsHeaders(reply: FastifyReply): void {
+  reply.header('Access-Control-Allow-Origin', '*');
+  reply.header('Access-Control-Expose-Headers', 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
+}
+
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** The metered public API (`/api/v1`): API-key authentication, per-minute limits, one usage event per 200. */
-export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiService; poisService: PoisService }> = async (app, { publicApi, poisService }) => {
+export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiService; poisService: PoisService; searchCache: SearchCache }> = async (
+  app,
+  { publicApi, poisService, searchCache },
+) => {
   const callers = new WeakMap<FastifyRequest, Caller>();
   const plans = new WeakMap<FastifyRequest, SearchPlan>();
 
   app.addHook('onRequest', async (request, reply) => {
+    setCorsHeaders(reply);
+    // A CORS preflight carries no key: it is answered by its own route, unauthenticated.
+    if (request.method === 'OPTIONS') return;
     try {
       const caller = await publicApi.authenticate({
         authorization: request.headers.authorization,
@@ -44,6 +57,13 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   app.addHook('onResponse', async (request, reply) => settle(request, reply.statusCode === 200));
   app.addHook('onRequestAbort', async (request) => settle(request, false));
 
+  app.options('/poi/search', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Access-Control-Allow-Methods', 'GET, OPTIONS');
+    reply.header('Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type');
+    reply.header('Access-Control-Max-Age', '86400');
+    return reply.status(204).send();
+  });
+
   app.get(
     '/poi/search',
     {
@@ -56,13 +76,26 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
         querystring: poiSearchQuerySchema,
         response: { 200: publicSearchResponseSchema, ...publicErrorResponses },
       },
+      // The answer is serialised here from typed rows (and reused by the search cache): running
+      // 20 POIs through the schema again cost more than the search's SQL under load. The schema
+      // stays for the OpenAPI document; errors go out as JSON as everywhere.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = callers.get(request)!;
       const plan = await publicApi.plan(caller, request.query.dataset_id);
       plans.set(request, plan);
-      const { rows, total, capped } = await poisService.searchMarketplace(request.query);
-      return { success: true as const, data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped } };
+      const key = searchCache.keyOf(request.query);
+      let body = searchCache.get(key);
+      if (!body) {
+        const generation = searchCache.generation();
+        const { rows, total, capped } = await poisService.searchMarketplace(request.query);
+        const answer: PublicSearchResponse = { success: true, data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped } };
+        body = JSON.stringify(answer);
+        searchCache.set(key, body, generation);
+      }
+      // A string goes out as it is: Fastify serialises only objects.
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 };

@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { displayPrefixOf, generateApiKey, hashApiKey } from '../apps/server/src/modules/api-keys/key-format';
+
+type Query = (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
+
+export interface PublicApiBenchOptions {
+  kind: 'postgres' | 'pglite';
+  app: FastifyInstance;
+  base: string;
+  /** The console session of the dataset's provider (the console search baseline). */
+  consoleHeaders: Record<string, string>;
+  datasetId: string;
+  query: Query;
+  points: Array<{ latitude: number; longitude: number }>;
+  /** The public search cache's counters (hits, misses). */
+  cacheStats(): { hits: number; misses: number };
+}
+
+export interface PublicApiResult {
+  engine: string;
+  pois: number;
+  label: string;
+  http: { p50: number; p99: number };
+  raw: { p50: number; p99: number };
+  ok: boolean;
+}
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const WARMUP = 30;
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+const LOAD_CONNECTIONS = 32;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const fmt = (ms: number) => ms.toFixed(2).padStart(7);
+
+/** A consumer with a key and a pricing version whose rate limit the load cannot reach. */
+async function seedConsumer(query: Query): Promise<string> {
+  const key = generateApiKey();
+  const user = (await query(`INSERT INTO users (email, account_type) VALUES ($1, 'corporate') RETURNING id`, [`bench-consumer-${Date.now()}@example.com`])).rows[0]!.id!;
+  await query(`INSERT INTO api_keys (user_id, name, key_hash, prefix) VALUES ($1, 'bench', $2, $3)`, [user, hashApiKey(key), displayPrefixOf(key)]);
+  await query(
+    `INSERT INTO pricing_versions (account_type, effective_from, base_fee, free_searches_per_month, provider_share_bp, rate_limit_per_minute, max_api_keys)
+     VALUES ('corporate', now() - interval '1 second', 0.05, 1000, 7000, 100000000, 50)`,
+  );
+  return key;
+}
+
+/** Public and console searches of the same queries, interleaved so that both see the same caches. */
+async function latency(o: PublicApiBenchOptions, apiKey: string) {
+  // A different point every time (a city point moved by a few metres): no answer comes from the
+  // public search cache, so both sides run the same SQL.
+  const url = (i: number, path: string) => {
+    const p = o.points[i % o.points.length]!;
+    const jitter = Math.floor(i / o.points.length) * 0.0001;
+    return `${o.base}${path}?dataset_id=${o.datasetId}&latitude=${(p.latitude + jitter).toFixed(6)}&longitude=${p.longitude}&radius=1000&limit=20`;
+  };
+  const fetchOk = async (u: string, headers: Record<string, string>) => {
+    const res = await fetch(u, { headers });
+    if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const publicSamples: number[] = [];
+  const consoleSamples: number[] = [];
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    let t = performance.now();
+    await fetchOk(url(i, '/api/v1/poi/search'), { 'x-api-key': apiKey });
+    const pub = performance.now() - t;
+    t = performance.now();
+    await fetchOk(url(i, '/console/v1/poi/search'), o.consoleHeaders);
+    const con = performance.now() - t;
+    if (i >= WARMUP) {
+      publicSamples.push(pub);
+      consoleSamples.push(con);
+    }
+  }
+  publicSamples.sort((a, b) => a - b);
+  consoleSamples.sort((a, b) => a - b);
+  return {
+    public: { p50: pct(publicSamples, 50), p99: pct(publicSamples, 99) },
+    console: { p50: pct(consoleSamples, 50), p99: pct(consoleSamples, 99) },
+    searches: WARMUP + ITERATIONS,
+  };
+}
+
+interface AutocannonSummary {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+}
+
+/** autocannon in its own process (bench/load-worker.mjs). */
+function runLoad(options: Record<string, unknown>): Promise<AutocannonSummary> {
+  const worker = fileURLToPath(new URL('./load-worker.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [worker, JSON.stringify({ connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, ...options })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load worker exited ${code}: ${err}`));
+      try {
+        resolve(JSON.parse(out) as AutocannonSummary);
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
+}
+
+const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
+
+export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<PublicApiResult[]> {
+  const apiKey = await seedConsumer(o.query);
+  o.app.changes.changed('pricing');
+  const strict = o.kind === 'postgres';
+  const results: PublicApiResult[] = [];
+
+  const lat = await latency(o, apiKey);
+  const ratio = lat.public.p50 / lat.console.p50;
+  const latencyOk = !strict || (lat.public.p50 <= 5 && ratio <= 1.3);
+  console.log(`\n  public search API (key auth, rate limit, metering) against the console search, radius 1 km, interleaved, no repeats`);
+  console.log(`  ${'query'.padEnd(34)} ${'API p50'.padStart(9)} ${'API p99'.padStart(9)} ${'con p50'.padStart(8)} ${'con p99'.padStart(8)} ${'ratio'.padStart(6)}  target`);
+  console.log(
+    `  ${'public radius 1 km'.padEnd(34)} ${fmt(lat.public.p50)}ms ${fmt(lat.public.p99)}ms ${fmt(lat.console.p50)}ms ${fmt(lat.console.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${strict ? `p50≤5 ≤1.3× ${latencyOk ? 'PASS' : 'FAIL'}` : '(reported)'}`,
+  );
+  results.push({ engine: o.kind, pois, label: 'public search p50 vs console', http: lat.public, raw: lat.console, ok: latencyOk });
+
+  // The 200s the server actually sent, counted on its socket: autocannon does not count the
+  // answers still in flight when its time is up, but they are billed.
+  let served200 = 0;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/api/v1/')) res.on('finish', () => res.statusCode === 200 && (served200 += 1));
+  };
+  o.app.server.on('request', onRequest);
+  const search = `/api/v1/poi/search?dataset_id=${o.datasetId}&radius=1000&limit=20`;
+  const runs = [
+    {
+      label: 'public search sustained load (64 city points)',
+      note: 'radius 1 km around 64 points in turn, the search cache serving repeats',
+      options: { paths: o.points.map((p) => `${search}&latitude=${p.latitude}&longitude=${p.longitude}`) },
+      target: true,
+    },
+    {
+      label: 'public search load, every point different',
+      note: 'radius 1 km around a random Tokyo point per request, nothing cached',
+      options: { randomPoint: { base: search, latitude: 35.68, longitude: 139.76, spread: 0.3 } },
+      target: false,
+    },
+  ];
+  for (const run of runs) {
+    await o.app.usageMeter.flush();
+    const before = await meteredCount(o.query);
+    const cacheBefore = o.cacheStats();
+    served200 = 0;
+    const load = await runLoad({ url: o.base, headers: { 'x-api-key': apiKey }, ...run.options });
+    await new Promise((r) => setTimeout(r, 200));
+    await o.app.usageMeter.flush();
+    const metered = (await meteredCount(o.query)) - before;
+    const cache = o.cacheStats();
+    const hits = cache.hits - cacheBefore.hits;
+    const lookups = hits + cache.misses - cacheBefore.misses;
+    const throughput = load['2xx'] / LOAD_SECONDS;
+    const clean = load.errors === 0 && load.timeouts === 0 && load.non2xx === 0 && metered === served200;
+    const ok = !strict || !run.target || (throughput >= 1000 && clean);
+    console.log(
+      `  ${run.label}: ${LOAD_CONNECTIONS} connections × ${LOAD_SECONDS} s, ${run.note}\n` +
+        `    ${throughput.toFixed(0)} searches/s (p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms), cache hits ${lookups ? ((hits / lookups) * 100).toFixed(1) : '0.0'}%; ` +
+        `200s sent ${served200}, non-2xx ${load.non2xx}, errors ${load.errors}, timeouts ${load.timeouts}; metered ${metered} ${metered === served200 ? '= 200s sent' : '≠ 200s sent'}` +
+        `  ${strict && run.target ? `target ≥1000/s, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}`,
+    );
+    results.push({ engine: o.kind, pois, label: run.label, http: { p50: load.latency.p50, p99: load.latency.p99 }, raw: { p50: throughput, p99: metered }, ok: ok && (!strict || clean) });
+  }
+  o.app.server.off('request', onRequest);
+  return results;
+}
