@@ -153,7 +153,10 @@ async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropD
         }
         return;
       }
-      const rows = await pool.query(page.sql, page.params);
+      // Point pages without a keyword run as named prepared statements, as the server runs them.
+      const rows = await (limit === Infinity
+        ? pool.query({ name: `bench_${createHash('sha1').update(page.sql).digest('hex').slice(0, 16)}`, text: page.sql, values: page.params })
+        : pool.query(page.sql, page.params));
       if (rows.rows.length >= limit) await pool.query(count.sql, count.params);
     },
     close: () => database.close(),
