@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { fmt, pct, type BenchResult } from './stats';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../apps/server/src/modules/api-keys/key-format';
 
 type Query = (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
@@ -20,22 +21,11 @@ export interface PublicApiBenchOptions {
   cacheStats(): { hits: number; misses: number };
 }
 
-export interface PublicApiResult {
-  engine: string;
-  pois: number;
-  label: string;
-  http: { p50: number; p99: number };
-  raw: { p50: number; p99: number };
-  ok: boolean;
-}
-
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = 30;
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const LOAD_CONNECTIONS = 32;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const fmt = (ms: number) => ms.toFixed(2).padStart(7);
 
 /** A consumer with a key and a pricing version whose rate limit the load cannot reach. */
 async function seedConsumer(query: Query): Promise<string> {
@@ -120,11 +110,11 @@ function runLoad(options: Record<string, unknown>): Promise<AutocannonSummary> {
 
 const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
 
-export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<PublicApiResult[]> {
+export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<BenchResult[]> {
   const apiKey = await seedConsumer(o.query);
   o.app.changes.changed('pricing');
   const strict = o.kind === 'postgres';
-  const results: PublicApiResult[] = [];
+  const results: BenchResult[] = [];
 
   const lat = await latency(o, apiKey);
   const ratio = lat.public.p50 / lat.console.p50;

@@ -21,6 +21,7 @@ import { CITIES, generatePois, prng } from './generate';
 import { copyIntoPglite, copyIntoPostgres } from './load';
 import { runImportBench } from './import-bench';
 import { runPublicApiBench } from './public-api-bench';
+import { fmt, pct, type BenchResult } from './stats';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
 const N_PGLITE = Number(process.env.BENCH_PGLITE_POIS ?? 200_000);
@@ -67,8 +68,6 @@ const CASES: Case[] = [
   { label: 'radius 5 km + keyword (カフェ)', filter: (i) => ({ keyword: 'カフェ', point: { ...POINTS[i % POINTS.length]!, radius: 5_000 } }), target: { p99: 15 } },
 ];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const fmt = (ms: number) => ms.toFixed(2).padStart(7);
 
 async function timeIt(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < WARMUP; i++) await fn(i);
@@ -209,16 +208,7 @@ async function startApp(database: Database): Promise<{ app: FastifyInstance; bas
   return { app, base: `http://127.0.0.1:${address.port}` };
 }
 
-interface Result {
-  engine: string;
-  pois: number;
-  label: string;
-  http: { p50: number; p99: number };
-  raw: { p50: number; p99: number };
-  ok: boolean;
-}
-
-async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Result[]) {
+async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: BenchResult[]) {
   console.log(`\n== ${kind}, ${n.toLocaleString()} POIs`);
   const engine = await openEngine(kind);
   try {
@@ -286,7 +276,7 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Resu
 }
 
 async function main() {
-  const results: Result[] = [];
+  const results: BenchResult[] = [];
   const only = process.env.BENCH_ENGINE;
   if (!only || only === 'postgres') await benchEngine('postgres', N_PG, results);
   if (!only || only === 'pglite') await benchEngine('pglite', N_PGLITE, results);
