@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
@@ -18,6 +19,7 @@ async function makeUser(request: APIRequestContext, accountType: 'individual' | 
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+  await expectNoHorizontalScroll(page);
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -52,6 +54,7 @@ test('a consumer creates a key, runs the shown curl command, and sees the search
 
   const reveal = page.getByRole('dialog', { name: 'APIキーを作成しました' });
   await expect(reveal.getByText('このAPIキーは今だけ表示されます。')).toBeVisible();
+  await expectAxeClean(page);
   const key = await reveal.getByLabel('本番サーバー').inputValue();
   expect(key).toMatch(/^poi_live_[0-9A-Za-z]{38}$/);
   await reveal.getByRole('button', { name: 'APIキーをコピー' }).click();
@@ -76,6 +79,7 @@ test('a consumer creates a key, runs the shown curl command, and sees the search
   await expect(row.getByText(key.slice(0, 15))).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
   await shoot(page, 'api-keys');
+  await expectAxeClean(page);
 
   // The search appears on /usage: ¥1.50 of dataset price; the base fee is within the free searches.
   await page.goto('/usage');
@@ -88,6 +92,7 @@ test('a consumer creates a key, runs the shown curl command, and sees the search
   await page.getByRole('button', { name: 'CSVダウンロード' }).click();
   expect((await download).suggestedFilename()).toMatch(/^usage-\d{4}-\d{2}\.csv$/);
   await shoot(page, 'usage');
+  await expectAxeClean(page);
 
   await page.goto('/dashboard');
   await expect(page.getByTestId('usage-searches')).toHaveText('1回');
@@ -107,6 +112,7 @@ test('a consumer creates a key, runs the shown curl command, and sees the search
   await pp.getByRole('button', { name: datasetName }).click();
   await expect(pp.getByRole('table').getByText('¥1.05').first()).toBeVisible();
   await shoot(pp, 'revenue');
+  await expectAxeClean(pp);
   await pp.setViewportSize({ width: 375, height: 800 });
   await shoot(pp, 'revenue-mobile');
   // Last year: nothing earned, the dataset listed at zero.
@@ -156,6 +162,7 @@ test('the API documentation opens in a new tab without the console shell, render
   await docs.getByRole('tab', { name: 'Python' }).click();
   await expect(docs.getByLabel('Python の例')).toContainText('requests.get(');
   await shoot(docs, 'docs-api');
+  await expectAxeClean(docs);
   await docs.setViewportSize({ width: 375, height: 800 });
   await shoot(docs, 'docs-api-mobile');
 });
