@@ -175,10 +175,11 @@ export function createUsageMeter(deps: {
       if (timer) clearInterval(timer);
       timer = undefined;
       // A flush already under way finishes first; then whatever arrived meanwhile is written.
+      let stored = 0;
       for (let attempt = 1; ; attempt++) {
         try {
-          await running?.catch(() => undefined);
-          const stored = await meter.flush();
+          stored += (await running?.catch(() => 0)) ?? 0;
+          stored += await meter.flush();
           log.info({ stored }, 'usage stored at shutdown');
           return;
         } catch (err) {
