@@ -98,7 +98,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('X-Request-Id', request.id);
   });
 
-  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') }));
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'pglite'),
+      onIdleError: (err) => app.log.warn({ err }, 'idle PostgreSQL connection lost'),
+    }));
   const ownsDatabase = !options.database;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('config', config);

@@ -31,6 +31,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; undefined keeps PGlite in memory. */
   pgliteDir?: string;
+  /** An idle PostgreSQL connection was lost (logged by the server; the pool reconnects). */
+  onIdleError?: (err: Error) => void;
 }
 
 // From src/db/client.ts this is src/db/migrations; from the bundled dist/server.js, dist/migrations.
@@ -41,6 +43,10 @@ export class DatabaseLocaleError extends Error {}
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 20 });
+    // An idle connection that PostgreSQL closes (a restart, a dropped database) is reported here;
+    // without a listener the pool's 'error' event would bring the whole process down. The pool
+    // opens a new connection on the next query.
+    pool.on('error', (err) => options.onIdleError?.(err));
     const db = drizzlePg(pool);
     try {
       await assertUtf8Ctype(db);
