@@ -152,8 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db, changes });
   const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService, changes });
-  const pricingService = createPricingService({ db: database.db });
-  changes.on('pricing', () => pricingService.invalidate());
+  const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
   const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });

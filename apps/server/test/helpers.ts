@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -175,3 +175,6 @@ export async function signIn(ctx: TestContext, email: string): Promise<{ token: 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A logger that drops everything, for units built outside an app (meters, limiters). */
+export const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as unknown as FastifyBaseLogger;

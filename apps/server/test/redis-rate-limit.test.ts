@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisRateLimiter } from '../src/modules/public-api/rate-limiter';
+import { silentLog } from './helpers';
 
 // The shared limiter of several instances needs a real Redis: TEST_REDIS_URL, or the local one.
 // Without a reachable Redis (the embedded default needs none) the test is reported as skipped.
@@ -22,7 +23,6 @@ afterAll(() => {
   redis?.disconnect();
 });
 
-const silentLog = { warn() {}, info() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as never;
 
 describe('Redis rate limiter', () => {
   it('counts one window across instances sharing Redis', async (ctx) => {

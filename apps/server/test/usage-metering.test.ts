@@ -9,7 +9,7 @@ import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/billing';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createScratchDatabase, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createScratchDatabase, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
 
 let ctx: TestContext;
 type Actor = { token: string; id: string };
@@ -38,7 +38,6 @@ async function createDataset(who: Actor, name: string, price: number, asAdmin = 
   return res.json().data.dataset_id;
 }
 
-const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as never;
 
 function event(userId: string, datasetId: string, overrides: Partial<UsageEvent> = {}): UsageEvent {
   const occurredAt = new Date();

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, daysOfMonth, monthRange, yearMonthOf } from './billing-time';
+import { dayOf, daysOfMonth, endOfDay, monthRange, yearMonthOf } from './billing-time';
 
 describe('billing time (Japan time)', () => {
+  it('ends a day at midnight Japan time, across a month end', () => {
+    expect(endOfDay('2026-10-31').toISOString()).toBe('2026-10-31T15:00:00.000Z');
+  });
+
   it('puts an instant on its Japanese day and month', () => {
     expect(dayOf(new Date('2026-10-31T14:59:59Z'))).toBe('2026-10-31');
     expect(dayOf(new Date('2026-10-31T15:00:00Z'))).toBe('2026-11-01');

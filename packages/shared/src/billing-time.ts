@@ -21,6 +21,12 @@ export function monthRange(yearMonth: string): { start: Date; end: Date } {
   };
 }
 
+/** The end of a 'YYYY-MM-DD' day in Japan time: the first instant of the next day. */
+export function endOfDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1) - OFFSET_MS);
+}
+
 /** Every 'YYYY-MM-DD' of a 'YYYY-MM' month. */
 export function daysOfMonth(yearMonth: string): string[] {
   const [y, m] = yearMonth.split('-').map(Number) as [number, number];

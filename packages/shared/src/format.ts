@@ -1,3 +1,4 @@
+import { yearMonthOf } from './billing-time';
 import { AVATAR_INITIALS_MAX, COORDINATE_DECIMALS } from './limits';
 
 const yenFormatters = new Map<number, Intl.NumberFormat>();
@@ -62,8 +63,5 @@ export function getInitials(name: string | null | undefined, email?: string | nu
   return first ? first.toUpperCase() : '?';
 }
 
-/** Current month as YYYY-MM in Japan time. */
-export function currentYearMonth(now = new Date()): string {
-  const jst = new Date(now.getTime() + 9 * 60 * 60 * 1000);
-  return `${jst.getUTCFullYear()}-${String(jst.getUTCMonth() + 1).padStart(2, '0')}`;
-}
+/** Current month as YYYY-MM in Japan time (the billing month). */
+export const currentYearMonth = (now = new Date()): string => yearMonthOf(now);

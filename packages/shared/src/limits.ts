@@ -66,11 +66,9 @@ export const API_KEY_RESTRICTIONS_MAX = 20;
 export const API_KEY_ROTATION_OVERLAP_HOURS = 24;
 /** last_used_at is written at most this often per key. */
 export const API_KEY_LAST_USED_WRITE_MINUTES = 5;
-export const PUBLIC_SEARCH_MAX_DATASETS = 10;
 /** Requests without a valid key are limited per IP address. */
 export const UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = 60;
 /** Usage events are written at least this often. */
 export const USAGE_FLUSH_INTERVAL_MS = 1_000;
 /** Months, days and free-search quotas follow Japan time (UTC+9, no daylight saving). */
-export const BILLING_TIME_ZONE = 'Asia/Tokyo';
 export const BILLING_UTC_OFFSET_HOURS = 9;

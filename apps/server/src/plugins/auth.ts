@@ -21,12 +21,12 @@ declare module 'fastify' {
   }
 }
 
-export function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match?.[1];
+/** The credential of an `Authorization: Bearer …` header (a session token, or an API key on /api). */
+export function bearerOf(header: string | undefined): string | undefined {
+  return header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
 }
+
+export const bearerToken = (request: FastifyRequest): string | undefined => bearerOf(request.headers.authorization);
 
 /** Resolves the session of a request; authorisation itself happens in the preHandlers and services. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { authService: AuthService }) => {

@@ -77,7 +77,6 @@ export const apiKeyListResponseSchema = z.object({
     max_keys: z.number().int(),
   }),
 });
-export type ApiKeyListResponse = z.infer<typeof apiKeyListResponseSchema>;
 
 /** The answer of create and rotate: the only time the full key is ever shown. */
 export const apiKeySecretResponseSchema = z.object({

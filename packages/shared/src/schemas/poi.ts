@@ -168,10 +168,10 @@ export type PoiSearchQuery = z.input<typeof poiSearchQuerySchema>;
 export const poiSearchResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
-    pois: z.array(poiSchema),
+    pois: z.array(poiSchema).describe('検索結果のPOI(距離指定時は近い順、それ以外は新しい順)'),
     /** Matches, counted up to SEARCH_TOTAL_CAP (then `total_capped` is true). */
-    total: z.number().int(),
-    total_capped: z.boolean(),
+    total: z.number().int().describe('該当件数(100件まで数え、それ以上は total_capped が true)'),
+    total_capped: z.boolean().describe('該当件数が100件以上で、total が下限であること'),
     /** True when the caller sees only the preview of a dataset they do not manage. */
     preview: z.boolean(),
   }),

@@ -1,17 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { apiErrorSchema } from './common';
-import { poiSchema } from './poi';
+import { poiSearchResponseSchema } from './poi';
 
 /** The answer of the public search API: the console search's, without its preview flag. */
-export const publicSearchResponseSchema = z
-  .object({
-    success: z.literal(true),
-    data: z.object({
-      pois: z.array(poiSchema).describe('検索結果のPOI(距離指定時は近い順、それ以外は新しい順)'),
-      total: z.number().int().describe('該当件数(100件まで数え、それ以上は total_capped が true)'),
-      total_capped: z.boolean().describe('該当件数が100件以上で、total が下限であること'),
-    }),
-  })
+export const publicSearchResponseSchema = poiSearchResponseSchema
+  .extend({ data: poiSearchResponseSchema.shape.data.omit({ preview: true }) })
   .describe('検索成功(課金対象の1検索)');
 export type PublicSearchResponse = z.infer<typeof publicSearchResponseSchema>;
 

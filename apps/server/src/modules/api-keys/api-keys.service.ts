@@ -1,4 +1,5 @@
-import { API_KEY_LAST_USED_WRITE_MINUTES, API_KEY_ROTATION_OVERLAP_HOURS, BILLING_UTC_OFFSET_HOURS } from '@poi/shared/limits';
+import { endOfDay } from '@poi/shared/billing-time';
+import { API_KEY_LAST_USED_WRITE_MINUTES, API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
 import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-key';
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
@@ -34,11 +35,7 @@ export function statusOf(key: repo.ApiKeyRow, now = new Date()): ApiKeyStatus {
 
 /** 'YYYY-MM-DD' means "through that day, Japan time"; an ISO instant is taken as it is. */
 export function parseExpiry(value: string): Date {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-    return new Date(Date.UTC(y, m - 1, d + 1) - BILLING_UTC_OFFSET_HOURS * 3_600_000);
-  }
-  return new Date(value);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? endOfDay(value) : new Date(value);
 }
 
 export interface ResolvedKey {
@@ -67,8 +64,9 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
   changes.on('apiKey', (id) => forget((e) => !id || e.key.id === id));
   changes.on('user', (id) => forget((e) => !id || e.user.id === id));
 
-  async function requireOwnKey(user: CurrentUser, id: string, forUpdate: boolean, ex: Executor = db) {
-    const key = await repo.findApiKey(ex, id, { forUpdate });
+  /** The user's key, locked for the change that follows. */
+  async function requireOwnKey(tx: Executor, user: CurrentUser, id: string) {
+    const key = await repo.findApiKey(tx, id, { forUpdate: true });
     if (!key || key.userId !== user.id) throw new AppError('NOT_FOUND', apiKeyMessages.notFound);
     return key;
   }
@@ -108,7 +106,7 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
 
     async revoke(user, id) {
       const key = await db.transaction(async (tx) => {
-        const current = await requireOwnKey(user, id, true, tx);
+        const current = await requireOwnKey(tx, user, id);
         if (current.revokedAt) throw new AppError('CONFLICT', apiKeyMessages.alreadyRevoked);
         return (await repo.revokeApiKey(tx, id))!;
       });
@@ -118,7 +116,7 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
 
     async rotate(user, id) {
       const result = await db.transaction(async (tx) => {
-        const old = await requireOwnKey(user, id, true, tx);
+        const old = await requireOwnKey(tx, user, id);
         if (statusOf(old) !== 'active') throw new AppError('CONFLICT', apiKeyMessages.notRotatable);
         const issued = await issue(tx, user.id, {
           name: old.name,

@@ -1,5 +1,6 @@
 import type { AccountType } from '@poi/shared/roles';
 import type { Db } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import * as repo from './pricing.repository';
 
@@ -13,8 +14,6 @@ export interface PricingService {
   history(): Promise<repo.PricingVersionRow[]>;
   /** The versions in force now, one per account type. */
   current(): Promise<repo.PricingVersionRow[]>;
-  /** Drops the cache (after an admin changes the pricing). */
-  invalidate(): void;
 }
 
 export function findVersionAt(versions: readonly repo.PricingVersionRow[], accountType: string, at: Date): repo.PricingVersionRow | undefined {
@@ -27,7 +26,7 @@ export function findVersionAt(versions: readonly repo.PricingVersionRow[], accou
   return found;
 }
 
-export function createPricingService(deps: { db: Db }): PricingService {
+export function createPricingService(deps: { db: Db; changes?: ChangeFeed }): PricingService {
   let cache: { versions: repo.PricingVersionRow[]; loadedAt: number } | undefined;
   let loading: Promise<repo.PricingVersionRow[]> | undefined;
 
@@ -45,6 +44,11 @@ export function createPricingService(deps: { db: Db }): PricingService {
     return loading;
   }
 
+  // A pricing change (the admin screen) is read at once on this instance.
+  deps.changes?.on('pricing', () => {
+    cache = undefined;
+  });
+
   return {
     async versionAt(accountType, at) {
       const version = findVersionAt(await versions(), accountType, at);
@@ -57,9 +61,6 @@ export function createPricingService(deps: { db: Db }): PricingService {
       const now = new Date();
       const types = [...new Set(all.map((v) => v.accountType))];
       return types.map((t) => findVersionAt(all, t, now)).filter((v): v is repo.PricingVersionRow => !!v);
-    },
-    invalidate() {
-      cache = undefined;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { PLATFORM_RECIPIENT } from '../../db/schema/billing';
 import type { ChangeFeed } from '../../lib/change-feed';
 import type { ErrorCode } from '@poi/shared/schemas/common';
+import { bearerOf } from '../../plugins/auth';
 import { AppError } from '../../lib/errors';
 import { statusOf, type ApiKeysService, type ResolvedKey } from '../api-keys/api-keys.service';
 import { hashApiKey, isWellFormedApiKey } from '../api-keys/key-format';
@@ -84,9 +85,7 @@ export class PublicApiError extends AppError {
 
 /** The key of a request: `Authorization: Bearer …` or `X-API-Key`. */
 export function apiKeyOf(authorization: string | undefined, apiKeyHeader: string | undefined): string | undefined {
-  if (apiKeyHeader?.trim()) return apiKeyHeader.trim();
-  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-  return match?.[1];
+  return apiKeyHeader?.trim() || bearerOf(authorization);
 }
 
 function ipAllowList(cidrs: readonly string[]): BlockList {

@@ -93,7 +93,6 @@ export async function writeUsageEvents(db: Db, events: readonly UsageEvent[]): P
         searches = usage_daily.searches + EXCLUDED.searches,
         free_searches = usage_daily.free_searches + EXCLUDED.free_searches,
         amount_sen = usage_daily.amount_sen + EXCLUDED.amount_sen
-      RETURNING 1
     ),
     per_dataset AS (
       INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units)
@@ -106,12 +105,11 @@ export async function writeUsageEvents(db: Db, events: readonly UsageEvent[]): P
         searches = usage_dataset_daily.searches + EXCLUDED.searches,
         amount_sen = usage_dataset_daily.amount_sen + EXCLUDED.amount_sen,
         revenue_units = usage_dataset_daily.revenue_units + EXCLUDED.revenue_units
-      RETURNING 1
     )
-    SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM daily)::int AS daily, (SELECT count(*) FROM per_dataset)::int AS per_dataset
+    -- Data-modifying CTEs run whether or not the final SELECT reads them.
+    SELECT count(*)::int AS inserted FROM inserted
   `);
-  const rows = (result as unknown as { rows: Array<{ inserted: number }> }).rows;
-  return Number(rows[0]?.inserted ?? 0);
+  return Number((result.rows[0] as { inserted: number } | undefined)?.inserted ?? 0);
 }
 
 export function createUsageMeter(deps: {

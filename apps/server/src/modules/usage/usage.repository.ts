@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, eq, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { apiKeys, usageDaily, usageDatasetDaily } from '../../db/schema/billing';
@@ -150,10 +150,4 @@ export async function dailyRevenue(ex: Executor, datasetId: string, yearMonth: s
     .where(and(...filter))
     .groupBy(usageDatasetDaily.day)
     .orderBy(asc(usageDatasetDaily.day));
-}
-
-export async function datasetNames(ex: Executor, ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const rows = await ex.select({ id: datasets.id, name: datasets.name }).from(datasets).where(inArray(datasets.id, ids));
-  return new Map(rows.map((r) => [r.id, r.name]));
 }

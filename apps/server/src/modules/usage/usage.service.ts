@@ -6,8 +6,7 @@ import type { DatasetRevenue, RevenueReport, UsageSummary } from '@poi/shared/sc
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { statusOf } from '../api-keys/api-keys.service';
-import { listApiKeys } from '../api-keys/api-keys.repository';
+import { countLiveApiKeys } from '../api-keys/api-keys.repository';
 import { findDataset } from '../datasets/datasets.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import type { UsageMeter } from './usage-meter';
@@ -44,11 +43,11 @@ export function createUsageService(deps: { db: Db; pricing: PricingService; mete
       // Searches answered a moment ago are written first, so the figures include them.
       await deps.meter.flush().catch(() => undefined);
       const asOf = new Date();
-      const [days, byKey, byDataset, keys, version] = await Promise.all([
+      const [days, byKey, byDataset, activeKeys, version] = await Promise.all([
         repo.dailyUsage(db, user.id, yearMonth),
         repo.usageByKey(db, user.id, yearMonth),
         repo.usageByDataset(db, user.id, yearMonth),
-        listApiKeys(db, user.id),
+        countLiveApiKeys(db, user.id),
         pricing.versionAt(user.accountType, asOf),
       ]);
       const byDay = new Map(days.map((d) => [d.day, d]));
@@ -61,7 +60,7 @@ export function createUsageService(deps: { db: Db; pricing: PricingService; mete
         amount: senToYen(days.reduce((n, d) => n + d.amountSen, 0)),
         free_searches: { limit, used, remaining: Math.max(0, limit - used) },
         base_fee: senToYen(toSen(version.baseFee)),
-        active_keys: keys.filter((k) => statusOf(k, asOf) === 'active').length,
+        active_keys: activeKeys,
         daily: daysOfMonth(yearMonth).map((date) => ({
           date,
           searches: byDay.get(date)?.searches ?? 0,
