@@ -16,6 +16,7 @@ import { downloadExport } from '../features/pois/api/pois-api';
 import { PoiImportModal } from '../features/pois/components/poi-import-modal';
 import { PoiSection } from '../features/pois/components/poi-section';
 import { getErrorMessage } from '../lib/api-client';
+import { downloadBlob } from '../lib/browser-files';
 
 /** /marketplace/{datasetId} "データセット詳細" (spec 2): composes the datasets and POI features. */
 export function DatasetDetailPage() {
@@ -30,13 +31,7 @@ export function DatasetDetailPage() {
 
   const onExport = async (format: 'csv' | 'geojson') => {
     try {
-      const blob = await downloadExport(datasetId, format);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `dataset-${datasetId}.${format}`;
-      a.click();
-      URL.revokeObjectURL(url);
+      downloadBlob(`dataset-${datasetId}.${format}`, await downloadExport(datasetId, format));
     } catch (error) {
       toast.error(getErrorMessage(error, 'エクスポートに失敗しました'));
     }

@@ -28,14 +28,3 @@ export function usageCsv(summary: UsageSummary): string {
   ];
   return `\uFEFF${rows.join('\r\n')}\r\n`;
 }
-
-export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

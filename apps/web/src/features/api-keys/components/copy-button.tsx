@@ -1,19 +1,15 @@
 import { useState } from 'react';
 import { Check, Copy } from 'lucide-react';
-import { toast } from 'react-toastify';
+import { copyText } from '../../../lib/browser-files';
 import { Button } from '../../../components/ui/button';
 
 /** Copies a text to the clipboard and says so; `label` names what is copied for screen readers. */
 export function CopyButton({ text, label, successMessage }: { text: string; label: string; successMessage: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
+    if (await copyText(text, { success: successMessage, failure: 'コピーに失敗しました。テキストを選択してコピーしてください' })) {
       setCopied(true);
-      toast.success(successMessage);
       setTimeout(() => setCopied(false), 2000);
-    } catch {
-      toast.error('コピーに失敗しました。テキストを選択してコピーしてください');
     }
   };
   return (

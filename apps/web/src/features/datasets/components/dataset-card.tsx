@@ -1,17 +1,12 @@
 import { Link } from 'react-router';
-import { toast } from 'react-toastify';
 import { ChevronRight, Copy } from 'lucide-react';
 import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import type { Dataset } from '@poi/shared/schemas/dataset';
+import { copyText } from '../../../lib/browser-files';
 
 export async function copyDatasetId(id: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(id);
-    toast.success(messages.copyIdSuccess);
-  } catch {
-    toast.error(messages.copyIdFailed);
-  }
+  await copyText(id, { success: messages.copyIdSuccess, failure: messages.copyIdFailed });
 }
 
 export function DatasetTypeBadge({ isPlatform }: { isPlatform: boolean }) {

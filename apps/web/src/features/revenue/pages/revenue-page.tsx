@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { currentYearMonth, formatNumber, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
+import { FiguresTable } from '../../../components/ui/figures-table';
 import { MonthPicker } from '../../../components/ui/month-picker';
 import { PageHeader } from '../../../components/ui/page-header';
 import { StatCard } from '../../../components/ui/stat-card';
@@ -14,33 +15,15 @@ function DatasetDaily({ datasetId, yearMonth }: { datasetId: string; yearMonth: 
   const detail = useDatasetRevenue(datasetId, yearMonth);
   if (detail.isPending) return <LoadingBlock />;
   if (detail.isError) return <ErrorBlock message={messages.revenueFailed} onRetry={() => void detail.refetch()} />;
-  const days = detail.data.daily.filter((d) => d.searches > 0);
   return (
     <div className="space-y-3">
       <DailyChart label="日別の収益" metric="yen" points={detail.data.daily.map((d) => ({ date: d.date, value: d.revenue }))} />
-      {days.length ? (
-        <table className="min-w-full text-sm">
-          <caption className="sr-only">日別の検索回数と収益</caption>
-          <thead className="text-left text-xs font-semibold text-gray-700">
-            <tr>
-              <th scope="col" className="px-2 py-1">日付</th>
-              <th scope="col" className="px-2 py-1 text-right">検索回数</th>
-              <th scope="col" className="px-2 py-1 text-right">収益</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((d) => (
-              <tr key={d.date}>
-                <td className="px-2 py-1">{d.date.replaceAll('-', '/')}</td>
-                <td className="px-2 py-1 text-right tabular-nums">{formatNumber(d.searches)}</td>
-                <td className="px-2 py-1 text-right tabular-nums">{formatYen(d.revenue)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="text-sm text-gray-700">この月の検索はありません。</p>
-      )}
+      <FiguresTable
+        caption="日別"
+        nameHeader="日付"
+        yenHeader="収益"
+        rows={detail.data.daily.filter((d) => d.searches > 0).map((d) => ({ id: d.date, name: d.date.replaceAll('-', '/'), searches: d.searches, yen: d.revenue }))}
+      />
     </div>
   );
 }

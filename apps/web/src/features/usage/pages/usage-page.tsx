@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Download, RefreshCw } from 'lucide-react';
-import { currentYearMonth, formatDateTime, formatNumber, formatYen } from '@poi/shared/format';
+import { currentYearMonth, formatDateTime } from '@poi/shared/format';
 import { Button } from '../../../components/ui/button';
+import { FiguresTable } from '../../../components/ui/figures-table';
 import { MonthPicker } from '../../../components/ui/month-picker';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
@@ -9,42 +10,8 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { USAGE_FETCH_FAILED, useUsageSummary } from '../api/usage-api';
 import { UsageFigures } from '../components/usage-figures';
 import { DailyChart } from '../components/daily-chart';
-import { downloadText, usageCsv } from '../usage-csv';
-
-function BreakdownTable({ caption, nameHeader, rows }: { caption: string; nameHeader: string; rows: Array<{ id: string; name: string; sub?: string; searches: number; amount: number }> }) {
-  return (
-    <section className="rounded-lg border border-gray-200 bg-white">
-      <h2 className="border-b border-gray-200 px-4 py-3 font-semibold text-gray-900">{caption}</h2>
-      {rows.length ? (
-        <div className="overflow-x-auto">
-          <table className="min-w-full text-sm">
-            <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-              <tr>
-                <th scope="col" className="px-4 py-2">{nameHeader}</th>
-                <th scope="col" className="px-4 py-2 text-right">検索回数</th>
-                <th scope="col" className="px-4 py-2 text-right">料金</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td className="px-4 py-2">
-                    <span className="break-words">{r.name}</span>
-                    {r.sub ? <span className="ml-2 font-mono text-xs text-gray-700">{r.sub}</span> : null}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{formatNumber(r.searches)}</td>
-                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{formatYen(r.amount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="px-4 py-6 text-sm text-gray-700">この月の検索はありません。</p>
-      )}
-    </section>
-  );
-}
+import { downloadBlob } from '../../../lib/browser-files';
+import { usageCsv } from '../usage-csv';
 
 export function UsagePage() {
   const [yearMonth, setYearMonth] = useState(currentYearMonth());
@@ -86,21 +53,24 @@ export function UsagePage() {
           />
         </section>
         <div className="grid gap-6 lg:grid-cols-2">
-          <BreakdownTable
+          <FiguresTable
             caption="APIキー別"
             nameHeader="APIキー"
-            rows={data.by_key.map((k) => ({ id: k.api_key_id, name: k.name, sub: k.prefix ? `${k.prefix}…` : undefined, searches: k.searches, amount: k.amount }))}
+            yenHeader="料金"
+            rows={data.by_key.map((k) => ({ id: k.api_key_id, name: k.name, sub: k.prefix ? `${k.prefix}…` : undefined, searches: k.searches, yen: k.amount }))}
           />
-          <BreakdownTable
+          <FiguresTable
             caption="データセット別"
             nameHeader="データセット"
-            rows={data.by_dataset.map((d) => ({ id: d.dataset_id, name: d.dataset_name, searches: d.searches, amount: d.amount }))}
+            yenHeader="料金"
+            rows={data.by_dataset.map((d) => ({ id: d.dataset_id, name: d.dataset_name, searches: d.searches, yen: d.amount }))}
           />
         </div>
-        <BreakdownTable
+        <FiguresTable
           caption="日別"
           nameHeader="日付"
-          rows={data.daily.filter((d) => d.searches > 0).map((d) => ({ id: d.date, name: d.date.replaceAll('-', '/'), searches: d.searches, amount: d.amount }))}
+          yenHeader="料金"
+          rows={data.daily.filter((d) => d.searches > 0).map((d) => ({ id: d.date, name: d.date.replaceAll('-', '/'), searches: d.searches, yen: d.amount }))}
         />
       </div>
     );
@@ -117,7 +87,7 @@ export function UsagePage() {
               <RefreshCw className={`h-4 w-4 ${usage.isFetching ? 'animate-spin' : ''}`} aria-hidden="true" />
               更新
             </Button>
-            <Button variant="secondary" disabled={!usage.data} onClick={() => usage.data && downloadText(`usage-${usage.data.year_month}.csv`, usageCsv(usage.data))}>
+            <Button variant="secondary" disabled={!usage.data} onClick={() => usage.data && downloadBlob(`usage-${usage.data.year_month}.csv`, new Blob([usageCsv(usage.data)], { type: 'text/csv;charset=utf-8' }))}>
               <Download className="h-4 w-4" aria-hidden="true" />
               CSVダウンロード
             </Button>
