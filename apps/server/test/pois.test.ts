@@ -185,6 +185,20 @@ describe('search, get and remove', () => {
     expect((await api('GET', `/poi/${ids[0]}?dataset_id=00000000-0000-4000-8000-000000000000`, provider)).statusCode).toBe(404);
   });
 
+  it('refuses text PostgreSQL cannot store (U+0000) with a Japanese 400, writing nothing', async () => {
+    const before = (await api('GET', `/datasets/${ds}`, provider)).json().data.poi_count;
+    const res = await api('POST', '/poi/register', provider, { dataset_id: ds, name: 'NUL\u0000店', latitude: 35, longitude: 139 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe('名称に使用できない文字(NUL)が含まれています');
+    const tagged = await api('POST', '/poi/register', provider, { dataset_id: ds, name: '店', latitude: 35, longitude: 139, tags: ['a\u0000'] });
+    expect(tagged.statusCode).toBe(400);
+    // Where no schema looks at the text, the database's refusal still becomes a 400, not a 500.
+    const search = await api('GET', `/poi/search?dataset_id=${ds}&keyword=%E5%BA%97%00`, provider);
+    expect(search.statusCode).toBe(400);
+    expect(search.json().error.message).toBe('使用できない文字(NUL文字など)が含まれています');
+    expect((await api('GET', `/datasets/${ds}`, provider)).json().data.poi_count).toBe(before);
+  });
+
   it('removes for managers only and keeps the count right', async () => {
     expect((await api('POST', `/poi/remove/${ids[0]}`, trial)).statusCode).toBe(403);
     expect((await api('POST', `/poi/remove/${ids[0]}`, other)).statusCode).toBe(403);

@@ -30,6 +30,7 @@ export const messages = {
   accountSuspended: 'このアカウントは停止されています。サポートにお問い合わせください',
   notFound: 'お探しのリソースが見つかりません',
   validationFailed: '入力内容に誤りがあります',
+  invalidCharacter: '使用できない文字(NUL文字など)が含まれています',
   payloadTooLarge: 'リクエストのサイズが大きすぎます',
   internalError: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください',
   profileUpdated: 'プロフィールを更新しました',

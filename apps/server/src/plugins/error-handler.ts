@@ -34,6 +34,14 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
     }
 
+    // Text PostgreSQL cannot store (U+0000) in a field no schema refused: the statement failed
+    // and its transaction rolled back, so nothing was written. drizzle wraps the driver's error.
+    const sqlState = (error as { cause?: { code?: unknown } }).cause?.code ?? error.code;
+    if (sqlState === '22021' || sqlState === '22P05') {
+      request.log.info({ err: error }, 'text the database cannot store');
+      return send(reply, 400, 'VALIDATION_ERROR', messages.invalidCharacter);
+    }
+
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return send(reply, 413, 'PAYLOAD_TOO_LARGE', messages.payloadTooLarge);

@@ -9,8 +9,19 @@ export const POI_TAG_MAX = 50;
 /** Empty strings and null mean "not given" (spec 5: empty fields are left out of the payload). */
 const blankToUndefined = (v: unknown) => (v === '' || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 
+/** PostgreSQL text cannot hold U+0000: refused as a field error rather than failing the write. */
+const withoutNul = (label: string) => [(v: string) => !v.includes('\u0000'), `${label}に使用できない文字(NUL)が含まれています`] as const;
+
 const optionalText = (max: number, label: string) =>
-  z.preprocess(blankToUndefined, z.string().trim().max(max, `${label}は${max}文字以内で入力してください`).optional());
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .max(max, `${label}は${max}文字以内で入力してください`)
+      .refine(...withoutNul(label))
+      .optional(),
+  );
 
 const optionalUrl = (label: string) =>
   z.preprocess(
@@ -19,6 +30,7 @@ const optionalUrl = (label: string) =>
       .string()
       .trim()
       .max(POI_FIELD_MAX.website, `${label}は${POI_FIELD_MAX.website}文字以内で入力してください`)
+      .refine(...withoutNul(label))
       .refine((v) => {
         try {
           const u = new URL(v);
@@ -50,7 +62,9 @@ export const tagsSchema = z.preprocess(
     return cleaned.length ? [...new Set(cleaned)] : undefined;
   },
   z
-    .array(z.string().max(POI_TAG_MAX, `タグは1つ${POI_TAG_MAX}文字以内で入力してください`), { error: 'タグは文字列のリストで指定してください' })
+    .array(z.string().max(POI_TAG_MAX, `タグは1つ${POI_TAG_MAX}文字以内で入力してください`).refine(...withoutNul('タグ')), {
+      error: 'タグは文字列のリストで指定してください',
+    })
     .max(POI_TAGS_MAX, `タグは${POI_TAGS_MAX}個以内で指定してください`)
     .optional(),
 );
@@ -62,7 +76,8 @@ export const poiFieldsSchema = z.object({
     z
       .string({ error: messages.poiNameRequired })
       .min(1, messages.poiNameRequired)
-      .max(POI_FIELD_MAX.name, `名称は${POI_FIELD_MAX.name}文字以内で入力してください`),
+      .max(POI_FIELD_MAX.name, `名称は${POI_FIELD_MAX.name}文字以内で入力してください`)
+      .refine(...withoutNul('名称')),
   ),
   latitude: coordinate('緯度', LATITUDE_MAX),
   longitude: coordinate('経度', LONGITUDE_MAX),
