@@ -147,7 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorHandlerPlugin);
 
   const changes = createChangeFeed();
-  const authService = createAuthService({ db: database.db, config, mailer, log: app.log });
+  const authService = createAuthService({ db: database.db, config, mailer, log: app.log, changes });
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db, changes });

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SESSION_CACHE_MS } from '../src/modules/auth/auth.service';
 import { bearer, codeOf, createTestContext, requestCode, signIn, uniqueEmail, verifyCode, type TestContext } from './helpers';
 
 let ctx: TestContext;
@@ -10,6 +11,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
 });
+
+/** Runs the check with the clock moved past the lifetime of a cached session. */
+async function afterSessionCache(check: () => Promise<void>) {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SESSION_CACHE_MS + 1 });
+  try {
+    await check();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 const getUser = (token?: string) =>
   ctx.app.inject({ method: 'GET', url: '/console/v1/user', headers: token ? bearer(token) : {} });
@@ -49,7 +60,26 @@ describe('sessions', () => {
     const touched = await ctx.query<{ recent: boolean }>("SELECT last_used_at > now() - interval '1 minute' AS recent FROM sessions WHERE user_id = $1", [user.id]);
     expect(touched[0]!.recent).toBe(true);
     await ctx.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1", [user.id]);
-    expect((await getUser(token)).statusCode).toBe(401);
+    // The session resolved a moment ago is reused for SESSION_CACHE_MS; past that the database decides.
+    await afterSessionCache(async () => expect((await getUser(token)).statusCode).toBe(401));
+  });
+
+  it('reuses a resolved session briefly, but logout, suspension and user changes end it at once', async () => {
+    const { token, user } = await signIn(ctx, uniqueEmail());
+    expect((await getUser(token)).statusCode).toBe(200);
+    // Written behind the server's back: the cached session still answers for a few seconds.
+    await ctx.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1', [user.id]);
+    expect((await getUser(token)).statusCode).toBe(200);
+    await afterSessionCache(async () => expect((await getUser(token)).statusCode).toBe(401));
+
+    const b = await signIn(ctx, uniqueEmail());
+    expect((await getUser(b.token)).json().user.display_name).not.toBe('新しい名前');
+    await ctx.app.inject({ method: 'PATCH', url: '/console/v1/user', headers: bearer(b.token), payload: { display_name: '新しい名前' } });
+    expect((await getUser(b.token)).json().user.display_name).toBe('新しい名前');
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider' } })).statusCode).toBe(200);
+    expect((await getUser(b.token)).json().user.account_type).toBe('data_provider');
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/suspend`, headers: bearer(admin.token) })).statusCode).toBe(200);
+    expect((await getUser(b.token)).statusCode).toBe(401);
   });
 });
 

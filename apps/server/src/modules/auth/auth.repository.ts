@@ -117,7 +117,7 @@ export async function insertSession(ex: Executor, userId: string, tokenHash: str
   });
 }
 
-export type SessionUser = typeof users.$inferSelect & { sessionId: string; touchDue: boolean };
+export type SessionUser = typeof users.$inferSelect & { sessionId: string; touchDue: boolean; sessionExpiresAt: Date };
 
 /** The live session for a token hash: not revoked, within the absolute and the idle expiry. */
 export async function findLiveSession(ex: Executor, tokenHash: string): Promise<SessionUser | undefined> {
@@ -125,6 +125,7 @@ export async function findLiveSession(ex: Executor, tokenHash: string): Promise<
     .select({
       sessionId: sessions.id,
       touchDue: sql<boolean>`${sessions.lastUsedAt} < now() - interval '1 minute'`,
+      expiresAt: sessions.expiresAt,
       user: users,
     })
     .from(sessions)
@@ -139,7 +140,7 @@ export async function findLiveSession(ex: Executor, tokenHash: string): Promise<
     )
     .limit(1);
   const row = result[0];
-  return row ? { ...row.user, sessionId: row.sessionId, touchDue: row.touchDue } : undefined;
+  return row ? { ...row.user, sessionId: row.sessionId, touchDue: row.touchDue, sessionExpiresAt: row.expiresAt } : undefined;
 }
 
 export async function touchSession(ex: Executor, sessionId: string): Promise<void> {

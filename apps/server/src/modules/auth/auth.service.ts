@@ -4,6 +4,7 @@ import { OTP_MAX_ATTEMPTS, OTP_MAX_PER_HOUR, OTP_RESEND_WAIT_SECONDS } from '@po
 import { messages } from '@poi/shared/messages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import { hmacHex, randomAlnum, randomDigits, randomTokenBase64url, safeEqualHex, sha256Hex } from '../../lib/crypto';
 import type { Mailer } from '../../plugins/mail';
@@ -28,8 +29,24 @@ export interface AuthService {
   pruneChallenges(): Promise<void>;
 }
 
-export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger }): AuthService {
-  const { db, config, mailer } = deps;
+/** How long a resolved session is reused before the database is asked again. */
+export const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MAX = 10_000;
+
+export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger; changes?: ChangeFeed }): AuthService {
+  const { db, config, mailer, changes } = deps;
+  /**
+   * Live sessions by token hash, for a few seconds: the console sends several calls per screen,
+   * and a search should not wait for a session query first. Logout, suspension and any change to
+   * the user (type, status, name) drop the entries on this instance at once; other instances
+   * see a logout or suspension within SESSION_CACHE_MS. An entry never outlives its session's
+   * absolute expiry; the idle expiry (days) is checked on every miss.
+   */
+  const sessionCache = new Map<string, { user: repo.SessionUser; until: number }>();
+  const forgetSessions = (match: (user: repo.SessionUser) => boolean) => {
+    for (const [hash, entry] of sessionCache) if (match(entry.user)) sessionCache.delete(hash);
+  };
+  changes?.on('user', (id) => forgetSessions((u) => !id || u.id === id));
   const codeHash = (challengeId: string, code: string) => hmacHex(config.appSecret, `otp:${challengeId}:${code}`);
   const tokenHash = (token: string) => hmacHex(config.appSecret, `magic:${token}`);
 
@@ -39,6 +56,8 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
         throw new AppError('BAD_REQUEST', messages.otpInvalidOrExpired);
       }
       const user = await upsertUserOnSignIn(tx, email, config.adminEmails.has(email));
+      // An address in ADMIN_EMAILS may just have been promoted: its other sessions must see it.
+      if (config.adminEmails.has(email)) forgetSessions((u) => u.id === user.id);
       if (user.status === 'suspended') {
         // Thrown after the code was proven: only the mailbox owner learns of the suspension.
         throw new AppError('ACCOUNT_SUSPENDED', messages.accountSuspended);
@@ -120,15 +139,28 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
 
     async authenticate(token) {
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return undefined;
-      const session = await repo.findLiveSession(db, sha256Hex(token));
+      const hash = sha256Hex(token);
+      const now = Date.now();
+      const hit = sessionCache.get(hash);
+      if (hit && now < hit.until) return hit.user;
+      sessionCache.delete(hash);
+      const session = await repo.findLiveSession(db, hash);
       if (!session || session.status !== 'active') return undefined;
       // Written at most once a minute: the idle expiry does not need a write per request.
       if (session.touchDue) await repo.touchSession(db, session.sessionId);
+      if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
+      sessionCache.set(hash, { user: session, until: Math.min(now + SESSION_CACHE_MS, session.sessionExpiresAt.getTime()) });
       return session;
     },
 
-    logout: (sessionId) => repo.revokeSession(db, sessionId),
-    revokeAllSessions: (userId) => repo.revokeUserSessions(db, userId),
+    async logout(sessionId) {
+      await repo.revokeSession(db, sessionId);
+      forgetSessions((u) => u.sessionId === sessionId);
+    },
+    async revokeAllSessions(userId) {
+      await repo.revokeUserSessions(db, userId);
+      forgetSessions((u) => u.id === userId);
+    },
     pruneChallenges: () => repo.deleteStaleChallenges(db),
   };
 }

@@ -21,14 +21,14 @@ export function createUsersService(deps: { db: Db; changes?: ChangeFeed }): User
     if (!row) throw new AppError('NOT_FOUND', messages.userNotFound);
     return row;
   };
-  /** Account type and status decide what a user's API keys may do: caches must forget them. */
+  /** Account type and status decide what a user's sessions and API keys may do: caches must forget them. */
   const changed = (row: repo.UserRow): repo.UserRow => {
     changes?.changed('user', row.id);
     return row;
   };
   return {
     async updateProfile(userId, displayName) {
-      return found(await repo.updateDisplayName(db, userId, displayName));
+      return changed(found(await repo.updateDisplayName(db, userId, displayName)));
     },
     list: (filter) => repo.listUsers(db, filter),
     async get(id) {
