@@ -3,39 +3,23 @@ import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { arrayLiteral, toPoiColumns } from '../apps/server/src/modules/pois/pois.repository';
+import { copyLine as poiCopyLine, POI_COPY_COLUMNS as COPY_COLUMNS, toPoiColumns } from '../apps/server/src/modules/pois/pois.repository';
 import type { GeneratedPoi } from './generate';
 
-const COPY_COLUMNS = 'dataset_id, name, latitude, longitude, address, category, tags, search_text, search_bigrams';
-
-const escapeText = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-
-/** One POI as a line of COPY text format, with the same derived search columns the server writes. */
-export function copyLine(datasetId: string, p: GeneratedPoi): string {
-  const c = toPoiColumns({ name: p.name, latitude: p.latitude, longitude: p.longitude, address: p.address, category: p.category, tags: p.tags });
-  return [
-    datasetId,
-    escapeText(c.name),
-    String(c.latitude),
-    String(c.longitude),
-    escapeText(c.address ?? ''),
-    escapeText(c.category ?? ''),
-    escapeText(arrayLiteral(c.tags)),
-    escapeText(c.searchText),
-    escapeText(arrayLiteral(c.searchBigrams)),
-  ].join('\t');
-}
+/** One POI as a line of COPY text format, exactly as the server's import streams it. */
+const copyLine = (datasetId: string, p: GeneratedPoi): string =>
+  poiCopyLine(datasetId, toPoiColumns({ name: p.name, latitude: p.latitude, longitude: p.longitude, address: p.address, category: p.category, tags: p.tags }));
 
 function* lines(datasetId: string, pois: Iterable<GeneratedPoi>, batch = 2000): Generator<string> {
   let buf: string[] = [];
   for (const p of pois) {
     buf.push(copyLine(datasetId, p));
     if (buf.length === batch) {
-      yield `${buf.join('\n')}\n`;
+      yield buf.join('');
       buf = [];
     }
   }
-  if (buf.length) yield `${buf.join('\n')}\n`;
+  if (buf.length) yield buf.join('');
 }
 
 export async function copyIntoPostgres(client: pg.PoolClient, datasetId: string, pois: Iterable<GeneratedPoi>): Promise<void> {

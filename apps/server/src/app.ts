@@ -151,7 +151,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db, changes });
-  const poisService = createPoisService({ db: database.db, engine: database.engine, datasetsService, changes });
+  const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
@@ -212,6 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clearInterval(timer);
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
+    await poisService.settled();
     mailer.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();

@@ -79,6 +79,25 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     expect((await api('GET', `/datasets/${ds}`, provider)).json().data.poi_count).toBe(2);
   });
 
+  it('stores backslashes, tabs, quotes and \\N text exactly, and skips a row holding NUL', async () => {
+    const ds = await newDataset();
+    const csv = [
+      'name,latitude,longitude,address,description,tags',
+      '"C:\\path\\店",35,139,"\\N","タブ\tと\r改行\nと""引用""","a\\b|""c"""',
+      'NUL\u0000の店,35,139,,,',
+      '"長い説明の店",35,139,,"' + 'あ'.repeat(1000) + '",',
+    ].join('\n');
+    const res = await importFile(provider, ds, 'csv', 'escapes.csv', csv);
+    expect(res.statusCode).toBe(200);
+    // Line numbers are the file's own: the first record spans lines 2–4 (its quoted CR and LF).
+    expect(res.json()).toMatchObject({ imported_count: 2, total_count: 3, skipped: [{ line: 5, field: 'name', reason: '名称に使用できない文字(NUL)が含まれています' }] });
+    const pois = await poisOf(ds);
+    expect(pois.find((p) => p.name === 'C:\\path\\店')).toMatchObject({ address: '\\N', description: 'タブ\tと\r改行\nと"引用"', tags: ['a\\b', '"c"'] });
+    expect((pois.find((p) => p.name === '長い説明の店')!.description as string).length).toBe(1000);
+    // The derived search columns went through the same escaping: the backslash is searchable.
+    expect((await api('GET', `/poi/search?dataset_id=${ds}&keyword=${encodeURIComponent('path\\店')}`, provider)).json().data.total).toBe(1);
+  });
+
   it('reads UTF-8 with BOM and Shift_JIS (what Excel writes)', async () => {
     const text = 'name,latitude,longitude,tags\r\n東京タワー,35.658584,139.745431,展望台|観光\r\nｶﾌｪ,35.1,139.1,\r\n';
     for (const content of [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), iconv.encode(text, 'Shift_JIS')]) {

@@ -20,8 +20,25 @@ export type Db = NodePgDatabase;
 /** A database or an open transaction: repositories accept either. */
 export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/**
+ * The node-postgres connection of a PostgreSQL transaction, for what drizzle does not do (COPY).
+ * drizzle runs a pool transaction on one checked-out client, kept on its session.
+ */
+export function pgClientOf(tx: Executor): pg.PoolClient {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+  if (!(client instanceof pg.Client)) throw new Error('not a PostgreSQL transaction');
+  return client as pg.PoolClient;
+}
+
 export interface Database {
   db: Db;
+  /**
+   * PostgreSQL only: a few connections whose planner reads the GiST index in distance order
+   * (bitmap scans and sorts off) and keeps generic plans, for nearest-first searches with a
+   * keyword. One round trip and no planning per search instead of a transaction that changes
+   * the settings around each one. Without it (PGlite) the search sets them in a transaction.
+   */
+  knnDb?: Db;
   engine: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -37,6 +54,9 @@ export interface DatabaseOptions {
 
 // From src/db/client.ts this is src/db/migrations; from the bundled dist/server.js, dist/migrations.
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** The settings of knnDb's connections (libpq `options`). */
+export const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan_cache_mode=force_generic_plan';
 
 export class DatabaseLocaleError extends Error {}
 
@@ -55,7 +75,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw err;
     }
-    return { db, engine: 'postgres', close: () => pool.end() };
+    const knnPool = new pg.Pool({ connectionString: options.url, max: 5, options: KNN_SESSION_OPTIONS });
+    knnPool.on('error', (err) => options.onIdleError?.(err));
+    return {
+      db,
+      knnDb: drizzlePg(knnPool),
+      engine: 'postgres',
+      close: async () => {
+        await Promise.all([pool.end(), knnPool.end()]);
+      },
+    };
   }
 
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });

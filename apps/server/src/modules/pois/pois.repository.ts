@@ -1,3 +1,7 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
 import { SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/poi';
@@ -27,18 +31,25 @@ export function toPoiColumns(fields: PoiFields) {
   };
 }
 
+/** A keyword as the search binds it: the LIKE pattern, and the bigram when it has 2 characters. */
+export interface KeywordTerms {
+  like: string;
+  bigram?: string;
+}
+
+export function keywordTerms(keyword: string): KeywordTerms | undefined {
+  const normalized = normalizeSearchText(keyword);
+  if (!normalized) return undefined;
+  return { like: `%${escapeLike(normalized)}%`, bigram: Array.from(normalized).length === 2 ? normalized : undefined };
+}
+
 /**
  * The keyword condition of ARCHITECTURE.md: 3+ characters go through the trigram index,
  * 2 characters through the bigram array (then confirmed), 1 character by substring alone.
  */
-export function keywordCondition(keyword: string): SQL | undefined {
-  const normalized = normalizeSearchText(keyword);
-  if (!normalized) return undefined;
-  const like = sql`${pois.searchText} LIKE ${'%' + escapeLike(normalized) + '%'}`;
-  if (Array.from(normalized).length === 2) {
-    return and(sql`${pois.searchBigrams} @> ARRAY[${normalized}]::text[]`, like);
-  }
-  return like;
+function keywordCondition(t: KeywordTerms): SQL {
+  const like = sql`${pois.searchText} LIKE ${t.like}`;
+  return t.bigram === undefined ? like : sql`${pois.searchBigrams} @> ARRAY[${t.bigram}]::text[] AND ${like}`;
 }
 
 export async function insertPoi(ex: Executor, datasetId: string, fields: PoiFields): Promise<PoiRow> {
@@ -82,12 +93,13 @@ const earthOf = pois.earth;
 const { earth: _earth, searchText: _searchText, searchBigrams: _searchBigrams, ...resultColumns } = getTableColumns(pois);
 
 /** The two statements of a search (the page and the capped count), built but not run. */
-export function buildSearchQueries(ex: Executor, f: PoiSearchFilter) {
+export function buildSearchQueries(ex: Executor, f: PoiSearchFilter & { terms?: KeywordTerms }) {
   const center = f.point ? sql`ll_to_earth(${f.point.latitude}::float8, ${f.point.longitude}::float8)` : undefined;
   const radius = f.point?.radius;
+  const terms = f.terms ?? (f.keyword ? keywordTerms(f.keyword) : undefined);
   const where = and(
     f.datasetIds.length === 1 ? eq(pois.datasetId, f.datasetIds[0]!) : inArray(pois.datasetId, f.datasetIds),
-    f.keyword ? keywordCondition(f.keyword) : undefined,
+    terms ? keywordCondition(terms) : undefined,
     center && radius !== undefined ? sql`earth_box(${center}, ${radius}::float8) @> ${earthOf}` : undefined,
     center && radius !== undefined ? sql`earth_distance(${center}, ${earthOf}) <= ${radius}::float8` : undefined,
   );
@@ -110,39 +122,43 @@ export function buildSearchQueries(ex: Executor, f: PoiSearchFilter) {
   };
 }
 
-type NearestStatement = { execute(values: Record<string, unknown>): Promise<PoiSearchRow[]> };
-const nearestStatements = new WeakMap<object, Map<string, NearestStatement>>();
+type PageStatement = { execute(values: Record<string, unknown>): Promise<PoiSearchRow[]> };
+const pageStatements = new WeakMap<object, Map<string, PageStatement>>();
 
 /**
- * The page of a point search without a keyword as a prepared statement: buildSearchQueries'
- * page with placeholders for every value, built once per executor and statement shape (number
- * of datasets, with or without radius). PostgreSQL skips planning (a third of the statement's
- * cost on 1M POIs, 0.4 of 1.2 ms) and the query is not rebuilt for every request. Only these
- * pages: their plan (the GiST index in distance order) is right for every value, whereas a
- * generic plan could suit one keyword and not another.
+ * The page of a point search as a prepared statement: buildSearchQueries' page with
+ * placeholders for every value, built once per executor and statement shape (number of
+ * datasets, with or without radius, keyword kind). PostgreSQL skips planning (a third of a
+ * radius search's cost on 1M POIs, 0.4 of 1.2 ms) and the query is not rebuilt per request.
+ * Only point pages: their plan (the GiST index in distance order) is right for every value —
+ * without a keyword the planner picks it by itself, with one the connection is knnDb's, where
+ * nothing else is allowed — whereas a generic plan for a keyword alone could suit one keyword
+ * and not another.
  */
-function nearestPage(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }): Promise<PoiSearchRow[]> {
-  let byShape = nearestStatements.get(ex);
+function pointPage(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }, terms?: KeywordTerms): Promise<PoiSearchRow[]> {
+  let byShape = pageStatements.get(ex);
   if (!byShape) {
     byShape = new Map();
-    nearestStatements.set(ex, byShape);
+    pageStatements.set(ex, byShape);
   }
   const withRadius = f.point.radius !== undefined;
-  const shape = `${f.datasetIds.length}_${withRadius ? 'radius' : 'nearest'}`;
+  const keywordKind = !terms ? 'none' : terms.bigram === undefined ? 'like' : 'bigram';
+  const shape = `${f.datasetIds.length}_${withRadius ? 'radius' : 'nearest'}_${keywordKind}`;
   let statement = byShape.get(shape);
   if (!statement) {
     // Placeholders stand where buildSearchQueries puts values: the same SQL, bound later.
     const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
-    const template: PoiSearchFilter = {
+    const template: PoiSearchFilter & { terms?: KeywordTerms } = {
       datasetIds: f.datasetIds.map((_, i) => slot<string>(`dataset${i}`)),
       point: { latitude: slot('latitude'), longitude: slot('longitude'), radius: withRadius ? slot<number>('radius') : undefined },
+      terms: terms && { like: slot('like'), bigram: terms.bigram === undefined ? undefined : slot('bigram') },
       limit: slot('limit'),
       offset: slot('offset'),
     };
-    statement = buildSearchQueries(ex, template).page.prepare(`poi_page_${shape}_v2`) as unknown as NearestStatement;
+    statement = buildSearchQueries(ex, template).page.prepare(`poi_page_${shape}_v3`) as unknown as PageStatement;
     byShape.set(shape, statement);
   }
-  const values: Record<string, unknown> = { ...f.point, limit: f.limit, offset: f.offset };
+  const values: Record<string, unknown> = { ...f.point, limit: f.limit, offset: f.offset, ...terms };
   f.datasetIds.forEach((id, i) => (values[`dataset${i}`] = id));
   return statement.execute(values);
 }
@@ -151,8 +167,9 @@ function nearestPage(ex: Executor, f: PoiSearchFilter & { point: NonNullable<Poi
  * The search of ARCHITECTURE.md "Data": radius by earth_box on the GiST index plus the exact
  * earth_distance, ordered by the KNN operator (never by earth_distance); keywords through the
  * trigram or bigram index. Without a point the order is newest first, which is stable.
+ * `knn`: the executor for nearest-first searches with a keyword (Database.knnDb), if any.
  */
-export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
+export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executor): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
   const finish = (rows: PoiSearchRow[], total: number, capped: boolean) => ({
     rows: rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })),
     total,
@@ -163,16 +180,19 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter): Promise<{ ro
     // would walk the index far past the page in dense areas (cube's containment has no
     // statistics, so the planner cannot even tell how far). One row of look-ahead tells
     // whether a next page exists.
-    const page = (tx: Executor) => buildSearchQueries(tx, { ...f, limit: f.limit + 1 }).page;
+    const ahead = { ...f, point: f.point, limit: f.limit + 1 };
+    const terms = f.keyword ? keywordTerms(f.keyword) : undefined;
     // With a keyword as well, the planner (blind to how many POIs a box holds) would gather the
     // keyword's matches in a dense box and sort them; reading the GiST index in distance order
     // and filtering stops after the page. Measured on 1M POIs: 37 ms → 7 ms at p50.
-    const rows = f.keyword
-      ? await ex.transaction(async (tx) => {
-          await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-          return page(tx);
-        })
-      : await nearestPage(ex, { ...f, point: f.point, limit: f.limit + 1 });
+    const rows = !terms
+      ? await pointPage(ex, ahead)
+      : knn
+        ? await pointPage(knn, ahead, terms)
+        : await ex.transaction(async (tx) => {
+            await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+            return buildSearchQueries(tx, ahead).page;
+          });
     if (rows.length > 0 || f.offset === 0) {
       const more = rows.length > f.limit;
       return finish(rows.slice(0, f.limit), f.offset + Math.min(rows.length, f.limit) + (more ? 1 : 0), more);
@@ -219,13 +239,23 @@ export async function listPoisAfter(ex: Executor, datasetId: string, afterId: st
 /** A PostgreSQL array literal of text items, quoted and escaped. */
 export const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
+type PoiColumns = ReturnType<typeof toPoiColumns>;
+
+/** Where many POIs of one dataset are written: rows are added one by one, then finished or aborted. */
+export interface PoiSink {
+  add(fields: PoiFields): Promise<void>;
+  /** Writes what is left; resolves once every row is in the table (still inside the caller's transaction). */
+  finish(): Promise<void>;
+  /** Stops the write (the caller's transaction then rolls back). Never throws. */
+  abort(): Promise<void>;
+}
+
 /**
  * Inserts many POIs in one statement: one array parameter per column, unnested into rows
  * (list-valued columns travel as array literals and are cast back per row).
  */
-export async function insertPoisBulk(ex: Executor, datasetId: string, batch: PoiFields[]): Promise<void> {
-  const cols = batch.map(toPoiColumns);
-  const text = (pick: (c: ReturnType<typeof toPoiColumns>) => string | null) => sql.param(cols.map(pick));
+export async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[]): Promise<void> {
+  const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
   await ex.execute(sql`
     INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
     SELECT ${datasetId}::uuid, u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url,
@@ -236,6 +266,86 @@ export async function insertPoisBulk(ex: Executor, datasetId: string, batch: Poi
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
       ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)`);
+}
+
+/** A sink of batched multi-row INSERTs (PGlite: it runs in this thread, so there is nothing to overlap). */
+export function insertSink(ex: Executor, datasetId: string, batchSize = 1000): PoiSink {
+  let batch: PoiColumns[] = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const rows = batch;
+    batch = [];
+    await insertPoisBulk(ex, datasetId, rows);
+  };
+  return {
+    async add(fields) {
+      batch.push(toPoiColumns(fields));
+      if (batch.length >= batchSize) await flush();
+    },
+    finish: flush,
+    async abort() {
+      batch = [];
+    },
+  };
+}
+
+export const POI_COPY_COLUMNS = 'dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams';
+
+const copyText = (s: string | null) => (s === null ? '\\N' : s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
+
+/** One POI as a line of COPY's text format (POI_COPY_COLUMNS, tab-separated, \N for null). */
+export function copyLine(datasetId: string, c: PoiColumns): string {
+  return `${[
+    datasetId,
+    copyText(c.name),
+    String(c.latitude),
+    String(c.longitude),
+    copyText(c.address),
+    copyText(c.category),
+    copyText(c.description),
+    copyText(c.phone),
+    copyText(c.website),
+    copyText(c.imageUrl),
+    copyText(arrayLiteral(c.tags)),
+    copyText(c.searchText),
+    copyText(arrayLiteral(c.searchBigrams)),
+  ].join('\t')}\n`;
+}
+
+/**
+ * A sink streaming COPY FROM STDIN on the connection of a PostgreSQL transaction. PostgreSQL
+ * stores rows while this process is still parsing the next ones (two processes, two cores), and
+ * COPY is the cheapest way in: the import costs about what a raw COPY of its rows costs.
+ * Lines are sent in chunks, waiting whenever the socket is full, so memory stays bounded.
+ */
+export function copySink(client: PoolClient, datasetId: string, chunkLines = 500): PoiSink {
+  const stream = client.query(copyFrom(`COPY pois (${POI_COPY_COLUMNS}) FROM STDIN`));
+  const done = finished(stream);
+  done.catch(() => undefined);
+  let lines: string[] = [];
+  const send = async () => {
+    if (!lines.length) return;
+    const chunk = lines.join('');
+    lines = [];
+    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), done]);
+  };
+  return {
+    async add(fields) {
+      lines.push(copyLine(datasetId, toPoiColumns(fields)));
+      if (lines.length >= chunkLines) await send();
+    },
+    async finish() {
+      await send();
+      stream.end();
+      await done;
+    },
+    async abort() {
+      lines = [];
+      // Sends CopyFail: PostgreSQL drops the rows of this COPY and the connection is usable again.
+      stream.destroy();
+      await done.catch(() => undefined);
+    },
+  };
 }
 
 /** PGlite never autovacuums; after a bulk write the planner needs fresh statistics. */

@@ -1,15 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { messages } from '@poi/shared/messages';
 import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
 import { ImportFormatError, parseImport } from './import-parser';
-import type { Db } from '../../db/client';
+import { pgClientOf, type Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { adjustPoiCount, findDataset } from '../datasets/datasets.repository';
+import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datasets.repository';
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
 
 const EXPORT_PAGE = 2000;
+
+const DATASET_OWNERS_CACHE_MS = 5_000;
+type OwnersRow = Pick<DatasetRow, 'id' | 'createdBy' | 'assignedUserId'>;
 
 export interface PoiSearchInput {
   dataset_id: string[];
@@ -28,8 +32,6 @@ export interface ImportResult {
   skipped: ImportIssue[];
 }
 
-const IMPORT_BATCH = 1000;
-
 export interface PoisService {
   register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
   search(user: CurrentUser, query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean; preview: boolean }>;
@@ -42,6 +44,8 @@ export interface PoisService {
   importFile(user: CurrentUser, datasetId: string, format: ImportFormat, file: AsyncIterable<Uint8Array> & { truncated?: boolean }): Promise<ImportResult>;
   /** Every POI of a managed dataset, a page at a time, in id order. */
   exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
+  /** Resolves when no statistics refresh is under way (before the database closes; tests). */
+  settled(): Promise<void>;
 }
 
 function searchFilter(query: PoiSearchInput) {
@@ -52,8 +56,55 @@ function searchFilter(query: PoiSearchInput) {
   return { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
 }
 
-export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres'; datasetsService: DatasetsService; changes?: ChangeFeed }): PoisService {
+export function createPoisService(deps: {
+  db: Db;
+  /** Database.knnDb: nearest-first searches with a keyword run there (PostgreSQL). */
+  knnDb?: Db;
+  engine: 'pglite' | 'postgres';
+  datasetsService: DatasetsService;
+  changes?: ChangeFeed;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
+}): PoisService {
   const { db, engine, datasetsService } = deps;
+
+  /**
+   * Planner statistics after an import. PGlite never autovacuums and runs one statement at a
+   * time anyway, so it is done before answering. On PostgreSQL the import is committed and
+   * searchable already; ANALYZE of a large table (0.7 s on 1M POIs) runs after the answer, one
+   * at a time, and imports arriving meanwhile share the next run.
+   */
+  let refreshing: Promise<void> = Promise.resolve();
+  let refreshQueued = false;
+  async function refreshStatistics(): Promise<void> {
+    if (engine === 'pglite') return repo.refreshPoiStatistics(db, engine);
+    if (refreshQueued) return;
+    refreshQueued = true;
+    refreshing = refreshing.then(async () => {
+      refreshQueued = false;
+      try {
+        await repo.refreshPoiStatistics(db, engine);
+      } catch (err) {
+        deps.log?.warn({ err }, 'ANALYZE pois after an import failed');
+      }
+    });
+  }
+
+  /**
+   * Who manages a dataset, for the search's permission check, kept for a few seconds: creator and
+   * editor never change after creation, and a deletion on this instance drops the entry at once
+   * (elsewhere a deleted dataset's search finds no POIs until the entry expires).
+   */
+  const owners = new Map<string, { value: OwnersRow | undefined; loadedAt: number }>();
+  deps.changes?.on('dataset', (id) => (id ? owners.delete(id) : owners.clear()));
+  async function ownersOf(id: string): Promise<OwnersRow | undefined> {
+    const hit = owners.get(id);
+    if (hit && Date.now() - hit.loadedAt < DATASET_OWNERS_CACHE_MS) return hit.value;
+    const row = await findDataset(db, id);
+    const value = row && { id: row.id, createdBy: row.createdBy, assignedUserId: row.assignedUserId };
+    if (owners.size >= 10_000) owners.clear();
+    owners.set(id, { value, loadedAt: Date.now() });
+    return value;
+  }
 
   const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
   /** A writing transaction; once it commits, caches holding these datasets' POIs are told. */
@@ -79,15 +130,15 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
       });
     },
 
-    searchMarketplace: (query) => repo.searchPois(db, searchFilter(query)),
+    searchMarketplace: (query) => repo.searchPois(db, searchFilter(query), deps.knnDb),
 
     async search(user, query) {
       const filter = searchFilter(query);
       const { datasetIds, point } = filter;
       // The search starts while the permission is checked; its rows are used only if allowed.
-      const optimistic = repo.searchPois(db, filter);
+      const optimistic = repo.searchPois(db, filter, deps.knnDb);
       optimistic.catch(() => undefined);
-      const datasets = await Promise.all(datasetIds.map((id) => findDataset(db, id)));
+      const datasets = await Promise.all(datasetIds.map(ownersOf));
       const managed: string[] = [];
       for (const dataset of datasets) {
         if (!dataset) throw new AppError('NOT_FOUND', messages.datasetNotFound);
@@ -151,42 +202,38 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
       const result = await changed([datasetId], async (tx) => {
         await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
         const out: ImportResult = { imported: 0, total: 0, skippedCount: 0, skipped: [] };
-        let batch: PoiFields[] = [];
-        const flush = async () => {
-          if (!batch.length) return;
-          await repo.insertPoisBulk(tx, datasetId, batch);
-          out.imported += batch.length;
-          batch = [];
-        };
+        const sink = engine === 'postgres' ? repo.copySink(pgClientOf(tx), datasetId) : repo.insertSink(tx, datasetId);
         try {
           for await (const item of parseImport(file, format)) {
             out.total += 1;
             if (item.ok) {
-              batch.push(item.fields);
-              if (batch.length >= IMPORT_BATCH) await flush();
+              await sink.add(item.fields);
+              out.imported += 1;
             } else {
               out.skippedCount += 1;
               out.skipped.push(...item.issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
             }
           }
+          if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
+          if (out.imported === 0) {
+            throw new AppError('VALIDATION_ERROR', messages.importNoValidRows, {
+              errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
+            });
+          }
+          await sink.finish();
         } catch (err) {
+          await sink.abort();
+          if (err instanceof AppError) throw err;
           // A file cut at the size limit usually ends mid-row or mid-character: the limit is the news.
           if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
           if (err instanceof ImportFormatError) throw new AppError('VALIDATION_ERROR', err.message);
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
           throw err;
         }
-        if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
-        await flush();
-        if (out.imported === 0) {
-          throw new AppError('VALIDATION_ERROR', messages.importNoValidRows, {
-            errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
-          });
-        }
         await adjustPoiCount(tx, datasetId, out.imported);
         return out;
       });
-      await repo.refreshPoiStatistics(db, engine);
+      await refreshStatistics();
       return result;
     },
 
@@ -202,5 +249,7 @@ export function createPoisService(deps: { db: Db; engine: 'pglite' | 'postgres';
         }
       })();
     },
+
+    settled: () => refreshing,
   };
 }
