@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
+import { createTtlCache } from '../../lib/ttl-cache';
 import type { CurrentUser } from '../../plugins/auth';
 import type { PricingService } from '../pricing/pricing.service';
 import type { UserRow } from '../users/users.repository';
@@ -56,11 +57,8 @@ export interface ApiKeysService {
 
 export function createApiKeysService(deps: { db: Db; pricing: PricingService; changes: ChangeFeed }): ApiKeysService {
   const { db, pricing, changes } = deps;
-  const cache = new Map<string, { value: ResolvedKey | undefined; loadedAt: number }>();
-
-  const forget = (match: (entry: ResolvedKey) => boolean) => {
-    for (const [hash, entry] of cache) if (!entry.value || match(entry.value)) cache.delete(hash);
-  };
+  const cache = createTtlCache<string, ResolvedKey | undefined>(KEY_CACHE_MS, KEY_CACHE_MAX);
+  const forget = (match: (entry: ResolvedKey) => boolean) => cache.forget((entry) => !entry || match(entry));
   changes.on('apiKey', (id) => forget((e) => !id || e.key.id === id));
   changes.on('user', (id) => forget((e) => !id || e.user.id === id));
 
@@ -131,14 +129,7 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
       return result;
     },
 
-    async resolve(keyHash) {
-      const hit = cache.get(keyHash);
-      if (hit && Date.now() - hit.loadedAt < KEY_CACHE_MS) return hit.value;
-      const value = await repo.findApiKeyByHash(db, keyHash);
-      if (cache.size >= KEY_CACHE_MAX) cache.clear();
-      cache.set(keyHash, { value, loadedAt: Date.now() });
-      return value;
-    },
+    resolve: (keyHash) => cache.get(keyHash, () => repo.findApiKeyByHash(db, keyHash)),
 
     touch: (ids, at) => repo.touchApiKeys(db, ids, at, API_KEY_LAST_USED_WRITE_MINUTES),
   };

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
+import { createTtlCache } from '../../lib/ttl-cache';
 import { hmacHex, randomAlnum, randomDigits, randomTokenBase64url, safeEqualHex, sha256Hex } from '../../lib/crypto';
 import type { Mailer } from '../../plugins/mail';
 import { upsertUserOnSignIn, type UserRow } from '../users/users.repository';
@@ -31,7 +32,6 @@ export interface AuthService {
 
 /** How long a resolved session is reused before the database is asked again. */
 export const SESSION_CACHE_MS = 5_000;
-const SESSION_CACHE_MAX = 10_000;
 
 export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer; log: FastifyBaseLogger; changes?: ChangeFeed }): AuthService {
   const { db, config, mailer, changes } = deps;
@@ -42,10 +42,8 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
    * see a logout or suspension within SESSION_CACHE_MS. An entry never outlives its session's
    * absolute expiry; the idle expiry (days) is checked on every miss.
    */
-  const sessionCache = new Map<string, { user: repo.SessionUser; until: number }>();
-  const forgetSessions = (match: (user: repo.SessionUser) => boolean) => {
-    for (const [hash, entry] of sessionCache) if (match(entry.user)) sessionCache.delete(hash);
-  };
+  const sessionCache = createTtlCache<string, repo.SessionUser | undefined>(SESSION_CACHE_MS);
+  const forgetSessions = (match: (user: repo.SessionUser) => boolean) => sessionCache.forget((u) => !!u && match(u));
   changes?.on('user', (id) => forgetSessions((u) => !id || u.id === id));
   const codeHash = (challengeId: string, code: string) => hmacHex(config.appSecret, `otp:${challengeId}:${code}`);
   const tokenHash = (token: string) => hmacHex(config.appSecret, `magic:${token}`);
@@ -140,17 +138,18 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
     async authenticate(token) {
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) return undefined;
       const hash = sha256Hex(token);
-      const now = Date.now();
-      const hit = sessionCache.get(hash);
-      if (hit && now < hit.until) return hit.user;
-      sessionCache.delete(hash);
-      const session = await repo.findLiveSession(db, hash);
-      if (!session || session.status !== 'active') return undefined;
-      // Written at most once a minute: the idle expiry does not need a write per request.
-      if (session.touchDue) await repo.touchSession(db, session.sessionId);
-      if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
-      sessionCache.set(hash, { user: session, until: Math.min(now + SESSION_CACHE_MS, session.sessionExpiresAt.getTime()) });
-      return session;
+      return sessionCache.get(
+        hash,
+        async () => {
+          const session = await repo.findLiveSession(db, hash);
+          if (!session || session.status !== 'active') return undefined;
+          // Written at most once a minute: the idle expiry does not need a write per request.
+          if (session.touchDue) await repo.touchSession(db, session.sessionId);
+          return session;
+        },
+        // Only live sessions are kept, and never past their absolute expiry.
+        (session) => session?.sessionExpiresAt.getTime() ?? 0,
+      );
     },
 
     async logout(sessionId) {

@@ -5,6 +5,7 @@ import { ImportFormatError, parseImport } from './import-parser';
 import { pgClientOf, type Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
+import { createTtlCache } from '../../lib/ttl-cache';
 import type { CurrentUser } from '../../plugins/auth';
 import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datasets.repository';
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
@@ -94,17 +95,13 @@ export function createPoisService(deps: {
    * editor never change after creation, and a deletion on this instance drops the entry at once
    * (elsewhere a deleted dataset's search finds no POIs until the entry expires).
    */
-  const owners = new Map<string, { value: OwnersRow | undefined; loadedAt: number }>();
-  deps.changes?.on('dataset', (id) => (id ? owners.delete(id) : owners.clear()));
-  async function ownersOf(id: string): Promise<OwnersRow | undefined> {
-    const hit = owners.get(id);
-    if (hit && Date.now() - hit.loadedAt < DATASET_OWNERS_CACHE_MS) return hit.value;
-    const row = await findDataset(db, id);
-    const value = row && { id: row.id, createdBy: row.createdBy, assignedUserId: row.assignedUserId };
-    if (owners.size >= 10_000) owners.clear();
-    owners.set(id, { value, loadedAt: Date.now() });
-    return value;
-  }
+  const owners = createTtlCache<string, OwnersRow | undefined>(DATASET_OWNERS_CACHE_MS);
+  deps.changes?.on('dataset', (id) => (id ? owners.delete(id) : owners.forget()));
+  const ownersOf = (id: string) =>
+    owners.get(id, async () => {
+      const row = await findDataset(db, id);
+      return row && { id: row.id, createdBy: row.createdBy, assignedUserId: row.assignedUserId };
+    });
 
   const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
   /** A writing transaction; once it commits, caches holding these datasets' POIs are told. */

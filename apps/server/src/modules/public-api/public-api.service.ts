@@ -11,6 +11,7 @@ import type { ChangeFeed } from '../../lib/change-feed';
 import type { ErrorCode } from '@poi/shared/schemas/common';
 import { bearerOf } from '../../plugins/auth';
 import { AppError } from '../../lib/errors';
+import { createTtlCache } from '../../lib/ttl-cache';
 import { statusOf, type ApiKeysService, type ResolvedKey } from '../api-keys/api-keys.service';
 import { hashApiKey, isWellFormedApiKey } from '../api-keys/key-format';
 import { findDataset } from '../datasets/datasets.repository';
@@ -60,7 +61,6 @@ export interface SearchPlan {
 interface DatasetPrice {
   priceSen: number;
   recipientId: string;
-  loadedAt: number;
 }
 
 export interface PublicApiService {
@@ -122,21 +122,20 @@ export function createPublicApiService(deps: {
 }): PublicApiService {
   const { db, apiKeys, pricing, meter, limiter, changes } = deps;
   const quota = createFreeQuota((userId, yearMonth) => freeSearchesUsed(db, userId, yearMonth));
-  const datasetCache = new Map<string, DatasetPrice>();
-  changes.on('dataset', (id) => (id ? datasetCache.delete(id) : datasetCache.clear()));
+  const datasetCache = createTtlCache<string, DatasetPrice | undefined>(DATASET_CACHE_MS);
+  changes.on('dataset', (id) => (id ? datasetCache.delete(id) : datasetCache.forget()));
 
   async function datasetPrice(id: string): Promise<DatasetPrice> {
-    const hit = datasetCache.get(id);
-    if (hit && Date.now() - hit.loadedAt < DATASET_CACHE_MS) return hit;
-    const row = await findDataset(db, id);
-    if (!row) throw new AppError('NOT_FOUND', messages.datasetNotFound);
-    const entry = {
-      priceSen: toSen(row.pricePerSearch),
-      recipientId: row.isPlatformDataset || !row.providerUserId ? PLATFORM_RECIPIENT : row.providerUserId,
-      loadedAt: Date.now(),
-    };
-    if (datasetCache.size > 10_000) datasetCache.clear();
-    datasetCache.set(id, entry);
+    const entry = await datasetCache.get(id, async () => {
+      const row = await findDataset(db, id);
+      return (
+        row && {
+          priceSen: toSen(row.pricePerSearch),
+          recipientId: row.isPlatformDataset || !row.providerUserId ? PLATFORM_RECIPIENT : row.providerUserId,
+        }
+      );
+    });
+    if (!entry) throw new AppError('NOT_FOUND', messages.datasetNotFound);
     return entry;
   }
 
