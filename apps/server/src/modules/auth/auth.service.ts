@@ -49,13 +49,11 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
   const tokenHash = (token: string) => hmacHex(config.appSecret, `magic:${token}`);
 
   async function signIn(challengeId: string, email: string): Promise<SignInResult> {
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       if (!(await repo.consumeChallenge(tx, challengeId))) {
         throw new AppError('BAD_REQUEST', messages.otpInvalidOrExpired);
       }
       const user = await upsertUserOnSignIn(tx, email, config.adminEmails.has(email));
-      // An address in ADMIN_EMAILS may just have been promoted: its other sessions must see it.
-      if (config.adminEmails.has(email)) forgetSessions((u) => u.id === user.id);
       if (user.status === 'suspended') {
         // Thrown after the code was proven: only the mailbox owner learns of the suspension.
         throw new AppError('ACCOUNT_SUSPENDED', messages.accountSuspended);
@@ -64,6 +62,9 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
       await repo.insertSession(tx, user.id, sha256Hex(token));
       return { token, user };
     });
+    // An address in ADMIN_EMAILS may just have been promoted: its other sessions must see it.
+    if (config.adminEmails.has(email)) forgetSessions((u) => u.id === result.user.id);
+    return result;
   }
 
   return {
