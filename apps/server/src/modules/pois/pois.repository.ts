@@ -37,7 +37,7 @@ export interface KeywordTerms {
   bigram?: string;
 }
 
-export function keywordTerms(keyword: string): KeywordTerms | undefined {
+function keywordTerms(keyword: string): KeywordTerms | undefined {
   const normalized = normalizeSearchText(keyword);
   if (!normalized) return undefined;
   return { like: `%${escapeLike(normalized)}%`, bigram: Array.from(normalized).length === 2 ? normalized : undefined };
@@ -191,7 +191,7 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executo
         ? await pointPage(knn, ahead, terms)
         : await ex.transaction(async (tx) => {
             await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-            return buildSearchQueries(tx, ahead).page;
+            return buildSearchQueries(tx, { ...ahead, terms }).page;
           });
     if (rows.length > 0 || f.offset === 0) {
       const more = rows.length > f.limit;
@@ -237,7 +237,7 @@ export async function listPoisAfter(ex: Executor, datasetId: string, afterId: st
 }
 
 /** A PostgreSQL array literal of text items, quoted and escaped. */
-export const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 type PoiColumns = ReturnType<typeof toPoiColumns>;
 
@@ -254,7 +254,7 @@ export interface PoiSink {
  * Inserts many POIs in one statement: one array parameter per column, unnested into rows
  * (list-valued columns travel as array literals and are cast back per row).
  */
-export async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[]): Promise<void> {
+async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[]): Promise<void> {
   const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
   await ex.execute(sql`
     INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
