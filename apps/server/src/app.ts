@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
 import { z } from 'zod';
 import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
@@ -19,6 +19,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { circuitRateLimitStore } from './plugins/rate-limit-store';
 import { createMailer, type Mailer } from './plugins/mail';
 import { authRoutes } from './modules/auth/auth.routes';
 import { datasetRoutes } from './modules/datasets/datasets.routes';
@@ -33,6 +34,7 @@ import { adminUserRoutes } from './modules/users/admin-users.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
 import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
+import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { createApiKeysService } from './modules/api-keys/api-keys.service';
 import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
@@ -58,6 +60,8 @@ declare module 'fastify' {
     changes: ChangeFeed;
     /** Recent public search answers (the benchmark reads its hit counters). */
     searchCache: SearchCache;
+    /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
+    redis: RedisCircuit | undefined;
   }
 }
 
@@ -65,6 +69,8 @@ export interface BuildOptions {
   /** An already opened database (tests); otherwise one is opened from the config. */
   database?: Database;
   mailer?: Mailer;
+  /** Where the pino log goes (default: stdout). */
+  logStream?: DestinationStream;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -85,7 +91,11 @@ const CSP_DIRECTIVES = {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -134,10 +144,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
     zlibOptions: { level: 5 },
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
+  const redis = config.redisUrl ? createRedisCircuit({ url: config.redisUrl, log: app.log }) : undefined;
+  app.decorate('redis', redis);
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis } : {}),
+    ...(redis ? { store: circuitRateLimitStore(redis) } : {}),
     errorResponseBuilder: (_request, context) => {
       const body: ApiError = { success: false, error: { code: 'RATE_LIMITED', message: messages.tooManyRequests } };
       return Object.assign(new Error(messages.tooManyRequests), { statusCode: context.statusCode, body });
@@ -161,7 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     apiKeys: apiKeysService,
     pricing: pricingService,
     meter,
-    limiter: redis ? createRedisRateLimiter(redis, app.log) : createMemoryRateLimiter(),
+    limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
     changes,
   });
   app.decorate('usageMeter', meter);
@@ -214,7 +225,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await meter.stop().catch(() => undefined);
     await poisService.settled();
     mailer.close();
-    redis?.disconnect();
+    redis?.close();
     if (ownsDatabase) await database.close();
   });
 

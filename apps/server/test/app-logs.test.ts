@@ -13,7 +13,7 @@ describe('app', () => {
   it('answers /healthz with the database engine', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' });
+    expect(res.json()).toEqual({ status: 'ok', database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', redis: 'not_configured' });
   });
 
   it('echoes a request id and sets the security headers', async () => {

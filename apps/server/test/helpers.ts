@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -118,7 +119,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(env: Record<string, string> = {}, options: { logStream?: DestinationStream } = {}): Promise<TestContext> {
   const mailbox = await startMailbox();
   const { database, drop } = await openTestDatabase();
   const config = loadConfig({
@@ -133,7 +134,7 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     ADMIN_EMAILS: 'admin@example.com',
     ...env,
   });
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, logStream: options.logStream });
   await app.ready();
   return {
     app,
@@ -177,4 +178,15 @@ export async function signIn(ctx: TestContext, email: string): Promise<{ token: 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A logger that drops everything, for units built outside an app (meters, limiters). */
+/** A pino destination that keeps every line (tests read what the server logged). */
+export function captureLog() {
+  const lines: Array<Record<string, unknown>> = [];
+  return {
+    lines,
+    stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } satisfies DestinationStream,
+    /** Every line with this message (`msg`). */
+    find: (msg: string | RegExp) => lines.filter((l) => (typeof msg === 'string' ? l.msg === msg : msg.test(String(l.msg)))),
+  };
+}
+
 export const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as unknown as FastifyBaseLogger;

@@ -1,5 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisCircuit } from '../../lib/redis-circuit';
 
 const WINDOW_MS = 60_000;
 const MEMORY_MAX_KEYS = 100_000;
@@ -46,14 +45,16 @@ export function createMemoryRateLimiter(): RateLimiter {
 }
 
 /**
- * Shared between instances through Redis (INCR on a per-minute key). When Redis does not answer,
- * this instance limits on its own rather than failing searches.
+ * Shared between instances through Redis (INCR on a per-minute key) while the circuit says Redis
+ * answers; otherwise, and for a command that fails, this instance counts in its own memory
+ * (the circuit logs the switch), so a Redis outage never fails or slows a search.
  */
-export function createRedisRateLimiter(redis: Redis, log: FastifyBaseLogger): RateLimiter {
+export function createRedisRateLimiter(circuit: RedisCircuit): RateLimiter {
   const fallback = createMemoryRateLimiter();
-  let warnedAt = 0;
   return {
     async hit(key, limit, now = Date.now()) {
+      const redis = circuit.client();
+      if (!redis) return fallback.hit(key, limit, now);
       const window = Math.floor(now / WINDOW_MS);
       const redisKey = `poi:rl:${key}:${window}`;
       try {
@@ -62,10 +63,7 @@ export function createRedisRateLimiter(redis: Redis, log: FastifyBaseLogger): Ra
         if (!Number.isFinite(count)) throw new Error('unexpected Redis reply');
         return result(count, limit, window, now);
       } catch (err) {
-        if (now - warnedAt > WINDOW_MS) {
-          warnedAt = now;
-          log.warn({ err }, 'Redis rate limiting unavailable; limiting per instance');
-        }
+        circuit.failed(err);
         return fallback.hit(key, limit, now);
       }
     },
