@@ -9,8 +9,8 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
@@ -18,7 +18,8 @@ import type { ApiError } from '@poi/shared/schemas/common';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { authPlugin } from './plugins/auth';
-import { errorHandlerPlugin } from './plugins/error-handler';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler';
+import { documentRoute } from './plugins/openapi';
 import { circuitRateLimitStore } from './plugins/rate-limit-store';
 import { createMailer, type Mailer } from './plugins/mail';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -35,6 +36,7 @@ import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
 import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
+import { redactUrl } from './lib/redact-url';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { createApiKeysService } from './modules/api-keys/api-keys.service';
 import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
@@ -89,19 +91,37 @@ const CSP_DIRECTIVES = {
   frameAncestors: ["'none'"],
 };
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** Fastify's request log fields, with sign-in secrets kept out of the URL. */
+function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // A hop count trusts that many proxies nearest the server (what Fastify does with a number).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // Long path parameters reach their route, whose schema refuses them (after authentication);
+    // Node's 16 KB header limit bounds the URL anyway.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors,
+    clientErrorHandler,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The API speaks JSON (and multipart for the import): a text/plain body is a 415, not a string
+  // for the schema to puzzle over.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -132,7 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: documentRoute,
   });
   await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES } });
   // Fast settings: at brotli's default quality (11) compressing a search answer took longer than
@@ -182,6 +202,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
+      // Console answers are one user's data: no browser or proxy cache may keep them.
+      api.addHook('onRequest', async (_request, reply) => {
+        reply.header('Cache-Control', 'no-store');
+      });
       await api.register(authRoutes, { authIpLimit: config.authIpLimit });
       await api.register(userRoutes, { usersService });
       await api.register(adminUserRoutes, { usersService });
@@ -252,7 +276,7 @@ function registerConsole(app: FastifyInstance, webDistDir: string): void {
 
   const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const body: ApiError = { success: false, error: { code: 'NOT_FOUND', message: messages.notFound, request_id: String(request.id) } };
-    return reply.status(404).send(body);
+    return reply.status(404).header('Cache-Control', 'no-store').send(body);
   };
 
   app.setNotFoundHandler((request, reply) => {

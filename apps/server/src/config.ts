@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -24,7 +25,26 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   WEB_DIST_DIR: optionalString,
+  TRUST_PROXY: optionalString.pipe(
+    z
+      .string()
+      .refine(
+        (v) => /^\d{1,2}$/.test(v) || v.split(',').every((item) => isProxyAddress(item.trim())),
+        'must be a hop count (e.g. 1) or comma-separated IP addresses / CIDRs of the proxies (e.g. 10.0.0.0/8,192.168.1.10)',
+      )
+      .optional(),
+  ),
 });
+
+/** An address or CIDR block of a trusted proxy, or one of proxy-addr's names for reserved ranges. */
+function isProxyAddress(item: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -43,6 +63,11 @@ export interface Config {
   authIpLimit: number;
   /** Directory of the built console; served with history-mode fallback when it exists. */
   webDistDir: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's `trustProxy`):
+   * a hop count or a list of addresses/CIDRs; false (the default) uses the socket's address.
+   */
+  trustProxy: false | number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -78,7 +103,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     authIpLimit: e.AUTH_IP_LIMIT,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaultWebDist()),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
+}
+
+function parseTrustProxy(value: string | undefined): false | number | string[] {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value) || false;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Outside production a secret is generated once and kept beside the data, so codes survive restarts. */

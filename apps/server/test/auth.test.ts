@@ -77,7 +77,7 @@ describe('POST /console/v1/auth/request-otp', () => {
       payload: '{"email":',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.message).toBe('入力内容に誤りがあります');
+    expect(res.json().error).toMatchObject({ code: 'BAD_REQUEST', message: 'リクエストのJSONの形式が正しくありません' });
   });
 
   it('allows one mail per address per 60 s and answers 429 with Retry-After', async () => {

@@ -37,4 +37,50 @@ describe('OpenAPI document', () => {
     expect(search.security).toEqual([{ apiKeyHeader: [] }, { bearerAuth: [] }]);
     expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
+
+  it('declares the errors, security and bodies of every console operation', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    await expect(SwaggerParser.validate(structuredClone(doc) as OpenAPI.Document)).resolves.toBeTruthy();
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+
+    type Operation = { responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>; security?: unknown[]; requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, { format?: string }> } }> } };
+    const console = Object.entries(doc.paths as Record<string, Record<string, Operation>>)
+      .filter(([path]) => path.startsWith('/console/v1/'))
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+    expect(console.length).toBeGreaterThanOrEqual(30);
+    const signIn = new Set(['POST /console/v1/auth/request-otp', 'POST /console/v1/auth/verify-otp', 'GET /console/v1/auth/magic/{token}', 'POST /console/v1/logs/frontend']);
+    for (const { name, op } of console) {
+      const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400);
+      expect(errors, name).toContain('500');
+      for (const status of errors) {
+        const schema = op.responses[status]!.content!['application/json']!.schema;
+        expect(Object.keys(schema.properties ?? {}), `${name} ${status}`).toEqual(['success', 'error', 'errors']);
+        expect(op.responses[status]!.description, `${name} ${status}`).toMatch(/^[A-Z_ /]+: /);
+      }
+      if (signIn.has(name)) {
+        expect(op.security, name).toBeUndefined();
+      } else {
+        expect(op.security, name).toEqual([{ bearerAuth: [] }]);
+        expect(errors, name).toContain('401');
+      }
+      if (op.requestBody) expect(errors, name).toEqual(expect.arrayContaining(['400', '413', '415']));
+    }
+    const op = (name: string) => console.find((o) => o.name === name)!.op;
+    expect(Object.keys(op('GET /console/v1/admin/users').responses)).toContain('403');
+    expect(Object.keys(op('POST /console/v1/api-keys').responses)).toContain('409');
+    expect(Object.keys(op('GET /console/v1/datasets/{id}').responses)).toContain('404');
+    expect(Object.keys(op('POST /console/v1/auth/request-otp').responses)).toEqual(expect.arrayContaining(['429', '503']));
+
+    const upload = op('POST /console/v1/poi/bulk-import').requestBody!.content['multipart/form-data']!.schema;
+    expect(upload.required?.sort()).toEqual(['dataset_id', 'file', 'format']);
+    expect(upload.properties.file!.format).toBe('binary');
+
+    expect(op('POST /console/v1/api-keys').requestBody!.content['application/json']!.schema.required).toEqual(['name']);
+    const usage = op('GET /console/v1/usage/summary') as unknown as { parameters: Array<{ name: string; required?: boolean }> };
+    expect(usage.parameters.find((p) => p.name === 'year_month')?.required).toBeFalsy();
+
+    const exportOp = op('GET /console/v1/datasets/{id}/export');
+    expect(Object.keys(exportOp.responses['200']!.content!)).toEqual(['text/csv', 'application/geo+json']);
+  });
 });
+

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { messages } from '@poi/shared/messages';
 import { isAdmin } from '@poi/shared/roles';
@@ -11,14 +11,38 @@ export type CurrentUser = UserRow & { sessionId: string };
 declare module 'fastify' {
   interface FastifyInstance {
     authService: AuthService;
-    /** preHandler: a live session is required. */
+    /** Hook: a live session is required. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preHandler: a live session of an admin (role admin) is required. */
+    /** Hook: a live session of an admin (role admin) is required. */
     requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
     currentUser: CurrentUser | null;
   }
+  interface FastifyContextConfig {
+    /** Who may call the route (set by `requireSignIn`); the OpenAPI document lists its 401/403 from it. */
+    access?: RouteAccess;
+  }
+}
+
+export type RouteAccess = 'user' | 'admin';
+
+/**
+ * Every route declared after this call in the plugin needs a session (`admin`: an admin's).
+ * The check is the route's first onRequest hook, so it runs before the body is read, parsed or
+ * validated: a caller without a session gets 401 whatever else is wrong with the request, and an
+ * unauthenticated upload is refused before it is read. The route is marked for the OpenAPI
+ * document (bearer security, 401/403).
+ */
+export function requireSignIn(app: FastifyInstance, access: RouteAccess = 'user'): void {
+  const check = access === 'admin' ? app.requireAdmin : app.authenticate;
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    // A GET's HEAD twin arrives with the GET's hooks already in place.
+    if (!existing.includes(check)) route.onRequest = [check, ...existing];
+    route.config = { ...route.config, access };
+    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+  });
 }
 
 /** The credential of an `Authorization: Bearer …` header (a session token, or an API key on /api). */
@@ -28,7 +52,7 @@ export function bearerOf(header: string | undefined): string | undefined {
 
 export const bearerToken = (request: FastifyRequest): string | undefined => bearerOf(request.headers.authorization);
 
-/** Resolves the session of a request; authorisation itself happens in the preHandlers and services. */
+/** Resolves the session of a request; authorisation itself happens in the route hooks and services. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { authService: AuthService }) => {
   app.decorate('authService', opts.authService);
   app.decorateRequest('currentUser', null);

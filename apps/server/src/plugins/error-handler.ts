@@ -1,18 +1,102 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages } from '@poi/shared/messages';
-import type { ApiError, ErrorCode } from '@poi/shared/schemas/common';
+import { ERROR_CODES, type ApiError, type ErrorCode } from '@poi/shared/schemas/common';
 import { AppError, type FieldError } from '../lib/errors';
+import { findUnstorableText } from '../lib/storable-text';
 
 function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, errors?: FieldError[]) {
   const body: ApiError = { success: false, error: { code, message, request_id: String(reply.request.id) } };
   if (errors?.length) body.errors = errors;
+  // An error describes one request at one moment: no cache may keep it.
+  reply.header('Cache-Control', 'no-store');
   return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+type Answer = [ErrorCode, string];
+
+/** Errors Fastify and its plugins raise before a handler runs, by their code. */
+const FRAMEWORK_ERRORS: Record<string, Answer> = {
+  FST_ERR_BAD_URL: ['BAD_REQUEST', messages.badUrl],
+  FST_ERR_MAX_PARAM_LENGTH: ['URI_TOO_LONG', messages.uriTooLong],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['BAD_REQUEST', messages.invalidJson],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['BAD_REQUEST', messages.emptyJsonBody],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['PAYLOAD_TOO_LARGE', messages.payloadTooLarge],
+  // @fastify/multipart answers 406 for a body that is not multipart; 415 is what that is.
+  FST_INVALID_MULTIPART_CONTENT_TYPE: ['UNSUPPORTED_MEDIA_TYPE', messages.multipartRequired],
+};
+
+/** Any other client error, by its status; what is not listed becomes a plain 400. */
+const CLIENT_ERRORS_BY_STATUS: Record<number, Answer> = {
+  404: ['NOT_FOUND', messages.notFound],
+  405: ['METHOD_NOT_ALLOWED', messages.methodNotAllowed],
+  408: ['REQUEST_TIMEOUT', messages.timeoutError],
+  413: ['PAYLOAD_TOO_LARGE', messages.payloadTooLarge],
+  414: ['URI_TOO_LONG', messages.uriTooLong],
+  415: ['UNSUPPORTED_MEDIA_TYPE', messages.unsupportedMediaType],
+  429: ['RATE_LIMITED', messages.tooManyRequests],
+  431: ['HEADERS_TOO_LARGE', messages.headersTooLarge],
+};
+
+/** The envelope answer of a client error (4xx) that is not one of ours. */
+function clientErrorAnswer(error: { code?: string; statusCode?: number }): Answer {
+  return (error.code && FRAMEWORK_ERRORS[error.code]) || CLIENT_ERRORS_BY_STATUS[error.statusCode ?? 400] || ['BAD_REQUEST', messages.badRequest];
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (`%FF`) or a path parameter past
+ * the router's limit never reaches a route, so no hook or error handler sees it.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info({ code: error.code }, 'request refused before routing');
+  reply.header('X-Request-Id', request.id);
+  const [code, message] = clientErrorAnswer(error);
+  void send(reply, ERROR_CODES[code], code, message);
+}
+
+/**
+ * Node's `clientError`: a request line or headers Node's HTTP parser refuses (431 for headers
+ * over its limit, 408 for a request that took too long) get the envelope on the raw socket.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? clientErrorAnswer({ statusCode: 431 })
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? clientErrorAnswer({ statusCode: 408 })
+        : clientErrorAnswer({ statusCode: 400 });
+  const status = ERROR_CODES[code];
+  const body = JSON.stringify({ success: false, error: { code, message } } satisfies ApiError);
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+      'Connection: close\r\nCache-Control: no-store\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** Maps every failure to the envelope of ARCHITECTURE.md "API conventions"; 5xx never leak details. */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  // Text the database cannot store (U+0000, unpaired surrogates) is refused on every route once its
+  // input is validated — schemas with their own field messages speak first — and before the
+  // handler can reach the database (PostgreSQL's jsonb and text refuse it, or text would silently
+  // hold U+FFFD instead).
+  app.addHook('preHandler', async (request) => {
+    for (const [context, input] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+      const found = findUnstorableText(input);
+      if (found !== undefined) {
+        // Named like a validation error's field: the path inside the input, or the input itself.
+        throw new AppError('VALIDATION_ERROR', messages.invalidCharacter, { errors: [{ field: found || context, message: messages.invalidCharacter }] });
+      }
+    }
+  });
+
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
       if (error.options.retryAfterSeconds !== undefined) {
@@ -34,8 +118,9 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
     }
 
-    // Text PostgreSQL cannot store (U+0000) in a field no schema refused: the statement failed
-    // and its transaction rolled back, so nothing was written. drizzle wraps the driver's error.
+    // Text PostgreSQL cannot store in a value no check saw (a multipart field, a file's row): the
+    // statement failed and its transaction rolled back, so nothing was written. drizzle wraps the
+    // driver's error.
     const sqlState = (error as { cause?: { code?: unknown } }).cause?.code ?? error.code;
     if (sqlState === '22021' || sqlState === '22P05') {
       request.log.info({ err: error }, 'text the database cannot store');
@@ -43,20 +128,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
 
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return send(reply, 413, 'PAYLOAD_TOO_LARGE', messages.payloadTooLarge);
-    }
-    if (status === 429) {
-      return send(reply, 429, 'RATE_LIMITED', messages.tooManyRequests);
-    }
-    if (status === 404) return send(reply, 404, 'NOT_FOUND', messages.notFound);
     if (status >= 400 && status < 500) {
-      // Malformed JSON, wrong content type, empty body and the like.
+      // Malformed JSON, wrong content type, empty body, oversized body and the like.
       request.log.info({ err: error }, 'bad request');
-      return send(reply, 400, 'BAD_REQUEST', messages.validationFailed);
+      const [code, message] = clientErrorAnswer({ code: error.code, statusCode: status });
+      return send(reply, ERROR_CODES[code], code, message);
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
   });
-
 });

@@ -14,7 +14,9 @@ const restrictionList = (check: (v: string) => boolean, message: string, label: 
     z
       .array(z.string().max(100, message).refine(check, message), { error: message })
       .max(API_KEY_RESTRICTIONS_MAX, `${label}は${API_KEY_RESTRICTIONS_MAX}件まで指定できます`),
-  );
+  )
+    // Absent means no restriction; the default also keeps the field optional in /openapi.json.
+    .default([]);
 
 export const apiKeyNameSchema = z
   .string({ error: 'キー名を入力してください' })

@@ -8,7 +8,8 @@ export const yearMonthSchema = z
 
 /** `?year_month=YYYY-MM`, defaulting to the current month in Japan time. */
 export const yearMonthQuerySchema = z.object({
-  year_month: z.preprocess((v) => (v === '' || v === undefined ? yearMonthOf() : v), yearMonthSchema),
+  // Optional on input (the document must not mark it required), the current month on output.
+  year_month: z.preprocess((v) => (v === '' ? undefined : v), yearMonthSchema.optional()).transform((v) => v ?? yearMonthOf()),
 });
 
 const amount = z.number().describe('円(小数第2位まで)');

@@ -6,13 +6,14 @@ import {
   apiKeySecretResponseSchema,
   createApiKeyBodySchema,
 } from '@poi/shared/schemas/api-key';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toApiKey } from './api-keys.mapper';
 import { apiKeyMessages, type ApiKeysService } from './api-keys.service';
+import { errorResponses } from '../../plugins/openapi';
 
 export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeysService: ApiKeysService }> = async (app, { apiKeysService: service }) => {
   const tags = ['APIキー'];
-  app.addHook('preHandler', app.authenticate);
+  requireSignIn(app);
 
   app.get('/api-keys', { schema: { tags, summary: 'APIキーの一覧', response: { 200: apiKeyListResponseSchema } } }, async (request) => {
     const { keys, activeCount, maxKeys } = await service.list(requireUser(request));
@@ -27,7 +28,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeysService: ApiKeysServic
         tags,
         summary: 'APIキーの作成(キー全体はこの応答でのみ返されます)',
         body: createApiKeyBodySchema,
-        response: { 200: apiKeySecretResponseSchema },
+        response: { 200: apiKeySecretResponseSchema, ...errorResponses(409) },
       },
     },
     async (request) => {
@@ -38,7 +39,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeysService: ApiKeysServic
 
   app.post(
     '/api-keys/:id/revoke',
-    { schema: { tags, summary: 'APIキーの無効化(直ちに使えなくなります)', params: apiKeyParamsSchema, response: { 200: apiKeyResponseSchema } } },
+    { schema: { tags, summary: 'APIキーの無効化(直ちに使えなくなります)', params: apiKeyParamsSchema, response: { 200: apiKeyResponseSchema, ...errorResponses(409) } } },
     async (request) => {
       const key = await service.revoke(requireUser(request), request.params.id);
       return { success: true as const, message: apiKeyMessages.revoked, data: { api_key: toApiKey(key) } };
@@ -52,7 +53,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ apiKeysService: ApiKeysServic
         tags,
         summary: 'APIキーのローテーション(新しいキーを発行し、古いキーは24時間後に無効)',
         params: apiKeyParamsSchema,
-        response: { 200: apiKeySecretResponseSchema },
+        response: { 200: apiKeySecretResponseSchema, ...errorResponses(409) },
       },
     },
     async (request) => {

@@ -8,8 +8,9 @@ import {
   verifyOtpBodySchema,
 } from '@poi/shared/schemas/auth';
 import { messageResponseSchema } from '@poi/shared/schemas/common';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toUser } from '../users/users.mapper';
+import { errorResponses } from '../../plugins/openapi';
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
@@ -25,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
         tags,
         summary: 'ログイン用の認証コードとリンクをメールで送信',
         body: requestOtpBodySchema,
-        response: { 200: requestOtpResponseSchema },
+        response: { 200: requestOtpResponseSchema, ...errorResponses(503) },
       },
     },
     async (request) => {
@@ -39,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     '/auth/verify-otp',
     {
       config: ipLimit,
-      schema: { tags, summary: '認証コードでログイン', body: verifyOtpBodySchema, response: { 200: loginResponseSchema } },
+      schema: { tags, summary: '認証コードでログイン', body: verifyOtpBodySchema, response: { 200: loginResponseSchema, ...errorResponses(403) } },
     },
     async (request) => {
       const { token, user } = await app.authService.verifyOtp(request.body.email, request.body.code);
@@ -51,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     '/auth/magic/:token',
     {
       config: ipLimit,
-      schema: { tags, summary: 'マジックリンクでログイン', params: magicParamsSchema, response: { 200: loginResponseSchema } },
+      schema: { tags, summary: 'マジックリンクでログイン', params: magicParamsSchema, response: { 200: loginResponseSchema, ...errorResponses(403) } },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -60,15 +61,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     },
   );
 
-  app.post(
-    '/auth/logout',
-    {
-      preHandler: app.authenticate,
-      schema: { tags, summary: 'ログアウト(セッションを無効化)', response: { 200: messageResponseSchema } },
-    },
-    async (request) => {
-      await app.authService.logout(requireUser(request).sessionId);
-      return { success: true as const, message: messages.logoutDone };
-    },
-  );
+  // The one signed-in route of this module, in a context of its own so requireSignIn guards it alone.
+  await app.register(async (signedIn) => {
+    requireSignIn(signedIn);
+    signedIn.post(
+      '/auth/logout',
+      { schema: { tags, summary: 'ログアウト(セッションを無効化)', response: { 200: messageResponseSchema } } },
+      async (request) => {
+        await app.authService.logout(requireUser(request).sessionId);
+        return { success: true as const, message: messages.logoutDone };
+      },
+    );
+  });
 };

@@ -11,13 +11,14 @@ import {
   datasetParamsSchema,
   priceChangeBodySchema,
 } from '@poi/shared/schemas/dataset';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toDataset, toDatasetDetail } from './datasets.mapper';
 import type { DatasetsService } from './datasets.service';
+import { errorResponses } from '../../plugins/openapi';
 
 export const datasetRoutes: FastifyPluginAsyncZod<{ datasetsService: DatasetsService }> = async (app, { datasetsService: service }) => {
   const tags = ['データセット'];
-  app.addHook('preHandler', app.authenticate);
+  requireSignIn(app);
 
   app.get(
     '/datasets/public',
@@ -32,7 +33,7 @@ export const datasetRoutes: FastifyPluginAsyncZod<{ datasetsService: DatasetsSer
   app.post(
     '/datasets/public/create',
     {
-      schema: { tags, summary: 'データセットの作成(データプロバイダー)', body: createDatasetBodySchema, response: { 200: datasetCreatedResponseSchema } },
+      schema: { tags, summary: 'データセットの作成(データプロバイダー)', body: createDatasetBodySchema, response: { 200: datasetCreatedResponseSchema, ...errorResponses(403) } },
     },
     async (request) => {
       const user = requireUser(request);
@@ -48,7 +49,7 @@ export const datasetRoutes: FastifyPluginAsyncZod<{ datasetsService: DatasetsSer
         tags,
         summary: 'データセットの作成(プラットフォーム管理者: 編集者と収益受取人を指定)',
         body: assignDatasetBodySchema,
-        response: { 200: datasetCreatedResponseSchema },
+        response: { 200: datasetCreatedResponseSchema, ...errorResponses(403) },
       },
     },
     async (request) => {
@@ -71,7 +72,7 @@ export const datasetRoutes: FastifyPluginAsyncZod<{ datasetsService: DatasetsSer
   app.post(
     '/datasets/:id/price',
     {
-      schema: { tags, summary: '価格の変更', params: datasetParamsSchema, body: priceChangeBodySchema, response: { 200: datasetDetailResponseSchema } },
+      schema: { tags, summary: '価格の変更', params: datasetParamsSchema, body: priceChangeBodySchema, response: { 200: datasetDetailResponseSchema, ...errorResponses(403) } },
     },
     async (request) => {
       const user = requireUser(request);
@@ -83,7 +84,7 @@ export const datasetRoutes: FastifyPluginAsyncZod<{ datasetsService: DatasetsSer
 
   app.delete(
     '/datasets/:id',
-    { schema: { tags, summary: 'データセットの削除(POIと価格履歴も削除)', params: datasetParamsSchema, response: { 200: messageResponseSchema } } },
+    { schema: { tags, summary: 'データセットの削除(POIと価格履歴も削除)', params: datasetParamsSchema, response: { 200: messageResponseSchema, ...errorResponses(403) } } },
     async (request) => {
       await service.remove(requireUser(request), request.params.id);
       return { success: true as const, message: messages.datasetDeleted };

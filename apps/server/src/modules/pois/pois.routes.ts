@@ -14,17 +14,19 @@ import {
   importFieldsSchema,
 } from '@poi/shared/schemas/poi';
 import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
+import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
 import { Readable } from 'node:stream';
 import { csvHeader, csvRow, geoJsonFeature } from './export-format';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toPoi } from './pois.mapper';
 import type { ImportResult, PoisService } from './pois.service';
+import { errorResponses } from '../../plugins/openapi';
 
 export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = async (app, { poisService: service }) => {
   const tags = ['POI'];
-  app.addHook('preHandler', app.authenticate);
+  requireSignIn(app);
 
   app.post(
     '/poi/register',
@@ -33,7 +35,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         tags,
         summary: 'POIの登録(dataset_id と poi_id を指定すると更新)',
         body: registerPoiBodySchema,
-        response: { 200: poiRegisterResponseSchema },
+        response: { 200: poiRegisterResponseSchema, ...errorResponses(403, 404) },
       },
     },
     async (request) => {
@@ -44,7 +46,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
 
   app.get(
     '/poi/search',
-    { schema: { tags, summary: 'POIの検索', querystring: poiSearchQuerySchema, response: { 200: poiSearchResponseSchema } } },
+    { schema: { tags, summary: 'POIの検索', querystring: poiSearchQuerySchema, response: { 200: poiSearchResponseSchema, ...errorResponses(403, 404) } } },
     async (request) => {
       const { rows, total, capped, preview } = await service.search(requireUser(request), request.query);
       return {
@@ -56,7 +58,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
 
   app.get(
     '/poi/:poiId',
-    { schema: { tags, summary: 'POIの取得', params: poiParamsSchema, querystring: poiGetQuerySchema, response: { 200: poiResponseSchema } } },
+    { schema: { tags, summary: 'POIの取得', params: poiParamsSchema, querystring: poiGetQuerySchema, response: { 200: poiResponseSchema, ...errorResponses(403) } } },
     async (request) => {
       const poi = await service.get(requireUser(request), request.params.poiId, request.query.dataset_id);
       return { success: true as const, data: { poi: toPoi(poi) } };
@@ -65,7 +67,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
 
   app.post(
     '/poi/remove/:poiId',
-    { schema: { tags, summary: 'POIの削除', params: poiParamsSchema, response: { 200: poiResponseSchema.extend({ message: poiRegisterResponseSchema.shape.message }) } } },
+    { schema: { tags, summary: 'POIの削除', params: poiParamsSchema, response: { 200: poiResponseSchema.extend({ message: poiRegisterResponseSchema.shape.message }), ...errorResponses(403) } } },
     async (request) => {
       const poi = await service.remove(requireUser(request), request.params.poiId);
       return { success: true as const, message: messages.poiDeleted, data: { poi: toPoi(poi) } };
@@ -80,7 +82,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         summary: 'POIを別のデータセットへ移動(両方を管理している場合のみ)',
         params: poiParamsSchema,
         body: movePoiBodySchema,
-        response: { 200: poiRegisterResponseSchema },
+        response: { 200: poiRegisterResponseSchema, ...errorResponses(403) },
       },
     },
     async (request) => {
@@ -97,6 +99,8 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         summary: 'データセットのPOIをCSV(UTF-8 BOM付き)またはGeoJSONで書き出し',
         params: datasetParamsSchema,
         querystring: exportQuerySchema,
+        produces: ['text/csv', 'application/geo+json'],
+        response: errorResponses(403),
       },
     },
     async (request, reply) => {
@@ -133,7 +137,13 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         tags,
         summary: 'POIの一括インポート(multipart: dataset_id, format, file の順。CSV または JSON、最大10MB)',
         consumes: ['multipart/form-data'],
-        response: { 200: bulkImportResponseSchema },
+        response: { 200: bulkImportResponseSchema, ...errorResponses(403, 404) },
+      },
+      // Read part by part by the handler, so documented only (a body schema would be validated).
+      config: {
+        openapiBody: importFieldsSchema.extend({
+          file: z.string().meta({ format: 'binary', description: 'CSV または JSON のファイル(最大10MB、dataset_id と format より後に送信)' }),
+        }),
       },
     },
     async (request) => {

@@ -2,11 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pricingAtDateQuerySchema, pricingListResponseSchema, pricingVersionResponseSchema } from '@poi/shared/schemas/pricing';
 import { toPricingVersion } from './pricing.mapper';
 import type { PricingService } from './pricing.service';
+import { requireSignIn } from '../../plugins/auth';
 
 /** Read side of the admin pricing calls (spec 7); the admin pricing screen and its writes come with the admin issue. */
 export const adminPricingRoutes: FastifyPluginAsyncZod<{ pricingService: PricingService }> = async (app, { pricingService }) => {
   const tags = ['管理: 料金'];
-  app.addHook('preHandler', app.requireAdmin);
+  requireSignIn(app, 'admin');
 
   app.get('/admin/pricing/current', { schema: { tags, summary: '現在有効な料金(アカウント種別ごと)', response: { 200: pricingListResponseSchema } } }, async () => ({
     success: true as const,

@@ -6,11 +6,12 @@ import {
   usageSummaryResponseSchema,
   yearMonthQuerySchema,
 } from '@poi/shared/schemas/usage';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import type { UsageService } from './usage.service';
+import { errorResponses } from '../../plugins/openapi';
 
 export const usageRoutes: FastifyPluginAsyncZod<{ usageService: UsageService }> = async (app, { usageService: service }) => {
-  app.addHook('preHandler', app.authenticate);
+  requireSignIn(app);
 
   app.get(
     '/usage/summary',
@@ -46,7 +47,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{ usageService: UsageService }> 
         summary: 'データセットの月次収益(日別)',
         params: datasetParamsSchema,
         querystring: yearMonthQuerySchema,
-        response: { 200: datasetRevenueResponseSchema },
+        response: { 200: datasetRevenueResponseSchema, ...errorResponses(403) },
       },
     },
     async (request) => ({

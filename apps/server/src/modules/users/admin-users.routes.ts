@@ -6,7 +6,7 @@ import {
   changeAccountTypeBodySchema,
   userIdParamsSchema,
 } from '@poi/shared/schemas/user';
-import { requireUser } from '../../plugins/auth';
+import { requireSignIn, requireUser } from '../../plugins/auth';
 import type { UserRow } from './users.repository';
 import { toUser } from './users.mapper';
 import type { UsersService } from './users.service';
@@ -20,7 +20,7 @@ const toAdminUser = (row: UserRow) => ({
 
 export const adminUserRoutes: FastifyPluginAsyncZod<{ usersService: UsersService }> = async (app, { usersService }) => {
   const tags = ['管理: ユーザー'];
-  app.addHook('preHandler', app.requireAdmin);
+  requireSignIn(app, 'admin');
 
   app.get(
     '/admin/users',
