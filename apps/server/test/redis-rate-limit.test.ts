@@ -136,11 +136,15 @@ async function exercise(ctx: TestContext, base: string, apiKey: string, datasetI
   return results;
 }
 
+const LATENCY_BOUND_MS = 1000;
+
 function expectNormal(results: Awaited<ReturnType<typeof exercise>>) {
   const expected: Record<string, number> = { requestOtp: 200, verifyOtp: 200, magic: 200, frontendLog: 200, search: 200, anonymousSearch: 401 };
   for (const [name, r] of Object.entries(results)) {
     expect(r.status, `${name}: ${r.body}`).toBe(expected[name]);
-    expect(r.ms, name).toBeLessThan(300);
+    // Loose on purpose: the test shares two cores with the rest of the suite, and the defect
+    // cost 3.5 s per search (or a 500); a limit waiting on Redis would cost its 200 ms timeout.
+    expect(r.ms, name).toBeLessThan(LATENCY_BOUND_MS);
   }
 }
 
@@ -163,6 +167,19 @@ async function setUp(env: Record<string, string>) {
   return { ctx, log, base, datasetId, apiKey: key.json().data.key as string };
 }
 
+/** The median time of 15 identical public searches: under the 200 ms command timeout means no search waited on Redis. */
+async function medianSearchMs(base: string, apiKey: string, datasetId: string) {
+  const times: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const started = performance.now();
+    const res = await fetch(`${base}/api/v1/poi/search?dataset_id=${datasetId}`, { headers: { 'x-api-key': apiKey } });
+    await res.text();
+    expect(res.status).toBe(200);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[7]!;
+}
+
 const health = async (base: string) => (await (await fetch(`${base}/healthz`)).json()) as { status: string; redis: string };
 const degradedLines = (log: ReturnType<typeof captureLog>) => log.find(/^Redis unreachable/);
 const recoveredLines = (log: ReturnType<typeof captureLog>) => log.find(/^Redis reachable again/);
@@ -173,6 +190,7 @@ describe('Redis unreachable (REDIS_URL at a closed port)', () => {
     try {
       expectNormal(await exercise(ctx, base, apiKey, datasetId));
       expectNormal(await exercise(ctx, base, apiKey, datasetId));
+      expect(await medianSearchMs(base, apiKey, datasetId)).toBeLessThan(100);
       expect(await health(base)).toMatchObject({ status: 'degraded', redis: 'degraded' });
       expect(degradedLines(log)).toHaveLength(1);
       expect(degradedLines(log)[0]!.level).toBe(40);
@@ -216,6 +234,7 @@ describe('Redis going away mid-run', () => {
       await proxy.cut();
       expectNormal(await exercise(ctx, base, apiKey, datasetId));
       expectNormal(await exercise(ctx, base, apiKey, datasetId));
+      expect(await medianSearchMs(base, apiKey, datasetId)).toBeLessThan(100);
       expect(await health(base)).toMatchObject({ status: 'degraded', redis: 'degraded' });
       expect(degradedLines(log)).toHaveLength(1);
 
