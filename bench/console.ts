@@ -7,7 +7,7 @@
  * Run alone: `npm run bench:console`. Knobs: BENCH_CONSOLE_PORT (default 8310), CHROME_PATH
  * (/usr/bin/chromium), BENCH_LIGHTHOUSE_RUNS (1; with more, the median performance score counts),
  * BENCH_SKIP_LIGHTHOUSE=1, BUNDLE_SKIP_BUILD=1 (measure the existing build), BENCH_LIGHTHOUSE_REPORT_DIR
- * (write each run's full Lighthouse result there as JSON).
+ * (write each run's full Lighthouse result there as JSON), BENCH_LIGHTHOUSE_ONLY=/marketplace (one page).
  * Lighthouse is CPU-bound: on a loaded machine its performance scores come out lower; the load
  * average is printed next to them.
  */
@@ -194,7 +194,7 @@ export async function runConsoleBench(): Promise<ConsoleCheck[]> {
     const pages: { label: string; url: string; session?: Session }[] = [
       { label: '/auth/login (guest)', url: `${BASE}/auth/login` },
       { label: '/marketplace (signed in)', url: `${BASE}/marketplace`, session },
-    ];
+    ].filter((p) => !process.env.BENCH_LIGHTHOUSE_ONLY || p.url.endsWith(process.env.BENCH_LIGHTHOUSE_ONLY));
     console.log(`\nLighthouse ${RUNS > 1 ? `(${RUNS} runs each, median) ` : ''}— mobile, simulated throttling, ${CHROME_PATH}; targets: performance ≥ ${TARGET.performance}, accessibility ${TARGET.accessibility}`);
     for (const p of pages) {
       const runs: Scores[] = [];

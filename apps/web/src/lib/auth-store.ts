@@ -30,8 +30,10 @@ export const authStore = {
     setState({ token, user });
   },
   setUser(user: User): void {
-    window.localStorage.setItem(STORAGE_USER_KEY, JSON.stringify(user));
-    setState({ user });
+    const json = JSON.stringify(user);
+    window.localStorage.setItem(STORAGE_USER_KEY, json);
+    // The start-up refresh usually finds the user unchanged: no re-render of every screen then.
+    if (json !== JSON.stringify(state.user)) setState({ user });
   },
   /** Logout, any 401, a failed verification: token and user go. */
   clear(): void {
