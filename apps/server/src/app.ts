@@ -265,9 +265,13 @@ function registerConsole(app: FastifyInstance, webDistDir: string): void {
       root: webDistDir,
       wildcard: false,
       index: false,
+      // The console build ships .br/.gz beside each file (apps/web/vite.config.ts): sent as they are.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // One URL, a brotli, gzip or plain body depending on the request: caches must keep them apart.
+        res.header('Vary', 'Accept-Encoding');
       },
     });
   } else {

@@ -1,19 +1,19 @@
-import type { ReactNode } from 'react';
-import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { DEFAULT_AFTER_LOGIN } from '@poi/shared/limits';
 import { hasRevenueAccess, isAdmin } from '@poi/shared/roles';
-import { safeRedirect } from '@poi/shared/schemas/auth';
 import { isAuthenticated, useAuth } from '../lib/auth-store';
 
 /**
- * Signed-in users are sent to the dashboard (spec 2, guards), or to the page named by a
- * `redirect` query: the moment a sign-in completes on the verify page this guard sees a
- * signed-in user, and it must agree with the page about where to go.
+ * A user already signed in when a guest route opens goes to the dashboard, whatever its
+ * `redirect` query says (spec 2, guards). A sign-in that completes on the page itself (the verify
+ * page) is the page's to follow up: it goes on to the redirect target, and this guard, which sees
+ * the new session at the same moment, leaves it alone.
  */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const auth = useAuth();
-  const [params] = useSearchParams();
-  return isAuthenticated(auth) ? <Navigate to={safeRedirect(params.get('redirect'), DEFAULT_AFTER_LOGIN)} replace /> : children;
+  const [signedInOnArrival] = useState(() => isAuthenticated(auth));
+  return signedInOnArrival ? <Navigate to={DEFAULT_AFTER_LOGIN} replace /> : children;
 }
 
 /** Unsigned users go to login with the full target path in `redirect`. */

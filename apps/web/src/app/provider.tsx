@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import { TOAST_AUTO_CLOSE_MS, TOAST_LIMIT } from '@poi/shared/limits';
-import { queryClient } from '../lib/query-client';
 
+/**
+ * What every page has: the toasts. The query cache comes with the screens that read the API
+ * (`withQueryClient`), so the sign-in pages do not load TanStack Query.
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       {children}
       <ToastContainer
         position="top-right"
@@ -18,6 +20,6 @@ export function AppProvider({ children }: { children: ReactNode }) {
         draggable
         newestOnTop
       />
-    </QueryClientProvider>
+    </>
   );
 }

@@ -1,28 +1,48 @@
-import { Navigate, Outlet, createBrowserRouter, type RouteObject } from 'react-router';
-import { LoginPage } from '../features/auth/pages/login-page';
-import { MagicLinkPage } from '../features/auth/pages/magic-link-page';
-import { VerifyOtpPage } from '../features/auth/pages/verify-otp-page';
-import { DashboardPage } from '../features/dashboard/pages/dashboard-page';
-import { DatasetsPage } from '../features/datasets/pages/datasets-page';
-import { MarketplacePage } from '../features/datasets/pages/marketplace-page';
-import { DatasetDetailPage } from '../pages/dataset-detail-page';
-import { PoiManagementPage } from '../pages/poi-management-page';
-import { CommercePage } from '../features/landing/pages/commerce-page';
-import { DocsPage } from '../features/docs/pages/docs-page';
-import { ApiKeysPage } from '../features/api-keys/pages/api-keys-page';
-import { RevenuePage } from '../features/revenue/pages/revenue-page';
-import { UsagePage } from '../features/usage/pages/usage-page';
-import { LandingPage } from '../features/landing/pages/landing-page';
-import { ProfilePage } from '../features/profile/pages/profile-page';
+import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { GuestOnly, RequireAdmin, RequireAuth, RequireRevenueAccess } from './guards';
-import { AppShell } from './shell/app-shell';
+import { lazyScreen } from './lazy-screen';
 import { PendingPage, Titled } from './titled';
+
+// Each screen is its own chunk: the sign-in page does not carry the console, Leaflet loads on map
+// screens only and the API reference renderer on /docs/api only (budgets: bench/bundle-budget.ts).
+const LandingPage = lazyScreen(() => import('../features/landing/pages/landing-page').then((m) => m.LandingPage));
+const LoginPage = lazyScreen(() => import('../features/auth/pages/login-page').then((m) => m.LoginPage));
+const VerifyOtpPage = lazyScreen(() => import('../features/auth/pages/verify-otp-page').then((m) => m.VerifyOtpPage));
+const MagicLinkPage = lazyScreen(() => import('../features/auth/pages/magic-link-page').then((m) => m.MagicLinkPage));
+const DocsPage = lazyScreen(async () => {
+  const [{ DocsPage: Page }, { withQueryClient }] = await Promise.all([import('../features/docs/pages/docs-page'), import('./query-provider')]);
+  return withQueryClient(Page);
+});
+// The shell (top bar, side menu) and the query cache load with the first signed-in screen.
+const ConsoleShell = lazyScreen(async () => {
+  const [{ AppShell }, { withQueryClient }] = await Promise.all([import('./shell/app-shell'), import('./query-provider')]);
+  return withQueryClient(AppShell);
+});
+const CommercePage = lazyScreen(() => import('../features/landing/pages/commerce-page').then((m) => m.CommercePage));
+const DashboardPage = lazyScreen(() => import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage));
+const ApiKeysPage = lazyScreen(() => import('../features/api-keys/pages/api-keys-page').then((m) => m.ApiKeysPage));
+const UsagePage = lazyScreen(() => import('../features/usage/pages/usage-page').then((m) => m.UsagePage));
+const DatasetsPage = lazyScreen(() => import('../features/datasets/pages/datasets-page').then((m) => m.DatasetsPage));
+const PoiManagementPage = lazyScreen(() => import('../pages/poi-management-page').then((m) => m.PoiManagementPage));
+const MarketplacePage = lazyScreen(() => import('../features/datasets/pages/marketplace-page').then((m) => m.MarketplacePage));
+const DatasetDetailPage = lazyScreen(() => import('../pages/dataset-detail-page').then((m) => m.DatasetDetailPage));
+const ProfilePage = lazyScreen(() => import('../features/profile/pages/profile-page').then((m) => m.ProfilePage));
+const RevenuePage = lazyScreen(() => import('../features/revenue/pages/revenue-page').then((m) => m.RevenuePage));
 
 /** Every route of the spec's table (section 2), with its guard and Japanese title. */
 export const routes: RouteObject[] = [
   { path: '/', element: <LandingPage /> },
-  { path: '/auth/login', element: <GuestOnly><LoginPage /></GuestOnly> },
-  { path: '/auth/verify-otp', element: <GuestOnly><VerifyOtpPage /></GuestOnly> },
+  {
+    element: (
+      <GuestOnly>
+        <Outlet />
+      </GuestOnly>
+    ),
+    children: [
+      { path: '/auth/login', element: <LoginPage /> },
+      { path: '/auth/verify-otp', element: <VerifyOtpPage /> },
+    ],
+  },
   // The magic-link page handles a signed-in visitor itself: it says so, then goes to the dashboard.
   { path: '/auth/magic/:token', element: <MagicLinkPage /> },
   { path: '/docs/api', element: <DocsPage /> },
@@ -30,7 +50,7 @@ export const routes: RouteObject[] = [
   {
     element: (
       <RequireAuth>
-        <AppShell />
+        <ConsoleShell />
       </RequireAuth>
     ),
     children: [
@@ -76,5 +96,3 @@ export const routes: RouteObject[] = [
   },
   { path: '*', element: <Navigate to="/dashboard" replace /> },
 ];
-
-export const createAppRouter = () => createBrowserRouter(routes);

@@ -2,6 +2,7 @@ import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestCo
 import { API_TIMEOUT_MS, LOG_TIMEOUT_MS, STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { ApiError } from '@poi/shared/schemas/common';
 import { redactSecrets, type FrontendLogBody } from '@poi/shared/schemas/logs';
+import { authStore } from './auth-store';
 
 /** The one HTTP client of the console (CONVENTIONS.md): base URL, timeout, Bearer, 401 rule, error log. */
 export const apiClient = axios.create({
@@ -12,8 +13,9 @@ export const apiClient = axios.create({
 
 export const LOG_ENDPOINT = '/console/v1/logs/frontend';
 
-let unauthorizedHandler: (() => void) | null = null;
-/** Called on any 401: the auth store clears the session and the router goes to the login page. */
+// On any 401 the auth store clears the session and the guards go to the login page.
+let unauthorizedHandler: () => void = () => authStore.clear();
+/** Replaces what a 401 does (tests). */
 export function onUnauthorized(handler: () => void): void {
   unauthorizedHandler = handler;
 }
@@ -32,7 +34,7 @@ apiClient.interceptors.response.use(
       if (error.response?.status === 401) {
         window.localStorage.removeItem(STORAGE_TOKEN_KEY);
         window.localStorage.removeItem(STORAGE_USER_KEY);
-        unauthorizedHandler?.();
+        unauthorizedHandler();
       }
     }
     return Promise.reject(error);

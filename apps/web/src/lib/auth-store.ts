@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
-import { userResponseSchema, userSchema, type User } from '@poi/shared/schemas/user';
-import { apiClient, isNetworkOrTimeout, onUnauthorized, statusOf } from './api-client';
+import type { User } from '@poi/shared/schemas/user';
 
 export interface AuthState {
   token: string | null;
@@ -31,8 +30,10 @@ export const authStore = {
     setState({ token, user });
   },
   setUser(user: User): void {
-    window.localStorage.setItem(STORAGE_USER_KEY, JSON.stringify(user));
-    setState({ user });
+    const json = JSON.stringify(user);
+    window.localStorage.setItem(STORAGE_USER_KEY, json);
+    // The start-up refresh usually finds the user unchanged: no re-render of every screen then.
+    if (json !== JSON.stringify(state.user)) setState({ user });
   },
   /** Logout, any 401, a failed verification: token and user go. */
   clear(): void {
@@ -42,11 +43,14 @@ export const authStore = {
   },
 };
 
-onUnauthorized(() => authStore.clear());
-
 export const isAuthenticated = (s: AuthState): boolean => !!s.token && !!s.user;
 
-function readStoredUser(): User | null {
+// The HTTP client and the schemas are loaded only for a stored session: a guest's first page
+// (the sign-in page) does not wait for them. api-client clears this store on any 401.
+const loadSessionModules = () => Promise.all([import('./api-client'), import('@poi/shared/schemas/user')]);
+type SessionModules = Awaited<ReturnType<typeof loadSessionModules>>;
+
+function readStoredUser([, { userSchema }]: SessionModules): User | null {
   const raw = window.localStorage.getItem(STORAGE_USER_KEY);
   if (!raw) return null;
   try {
@@ -57,7 +61,7 @@ function readStoredUser(): User | null {
   }
 }
 
-async function fetchCurrentUser(): Promise<void> {
+async function fetchCurrentUser([{ apiClient, isNetworkOrTimeout, statusOf }, { userResponseSchema }]: SessionModules): Promise<void> {
   try {
     const res = await apiClient.get('/console/v1/user');
     const user = userResponseSchema.parse(res.data).user;
@@ -82,15 +86,16 @@ export async function initAuth(): Promise<void> {
     setState({ token: null, user: null, initialised: true });
     return;
   }
-  const stored = readStoredUser();
+  const modules = await loadSessionModules();
+  const stored = readStoredUser(modules);
   window.localStorage.removeItem(STORAGE_USER_KEY);
   if (stored) {
     setState({ token, user: stored, initialised: true });
-    void fetchCurrentUser();
+    void fetchCurrentUser(modules);
     return;
   }
   setState({ token, user: null });
-  await fetchCurrentUser();
+  await fetchCurrentUser(modules);
   setState({ initialised: true });
 }
 

@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { ArrowLeft, Copy, Download, Tag, Trash2, Upload } from 'lucide-react';
-import { formatDate, formatDateTime, formatYen } from '@poi/shared/format';
+import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import { Button } from '../components/ui/button';
 import { ConfirmDialog } from '../components/ui/confirm-dialog';
@@ -12,11 +12,27 @@ import { useDataset, useDeleteDataset } from '../features/datasets/api/datasets-
 import { datasetKeys } from '../features/datasets/api/keys';
 import { copyDatasetId } from '../features/datasets/components/dataset-card';
 import { PriceChangeModal } from '../features/datasets/components/price-change-modal';
+import { PriceHistory } from '../features/datasets/components/price-history';
 import { downloadExport } from '../features/pois/api/pois-api';
 import { PoiImportModal } from '../features/pois/components/poi-import-modal';
 import { PoiSection } from '../features/pois/components/poi-section';
 import { getErrorMessage } from '../lib/api-client';
 import { downloadBlob } from '../lib/browser-files';
+
+/** A UUID that may wrap after its hyphens only, never inside a group of digits. */
+function BreakAtHyphens({ text }: { text: string }) {
+  const parts = text.split('-');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          -<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
+}
 
 /** /marketplace/{datasetId} "データセット詳細" (spec 2): composes the datasets and POI features. */
 export function DatasetDetailPage() {
@@ -67,43 +83,45 @@ export function DatasetDetailPage() {
         <div className="space-y-6">
           <section aria-labelledby="dataset-name" className="rounded-lg border border-gray-200 bg-white p-5">
             <p className="text-sm font-medium text-gray-700">データセット詳細</p>
-            <div className="mt-1 flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-              <div className="min-w-0">
-                <h1 id="dataset-name" className="break-words text-2xl font-bold text-gray-900">
-                  {query.data.name}
-                </h1>
-                <p className="mt-2 whitespace-pre-line text-gray-800">{query.data.description || messages.noDescription}</p>
-              </div>
-              {query.data.can_manage ? (
-                <div className="flex flex-wrap gap-2">
-                  <Button variant="secondary" onClick={() => setChangingPrice(true)}>
-                    <Tag className="h-4 w-4" aria-hidden="true" />
-                    価格変更
-                  </Button>
-                  <Button variant="secondary" onClick={() => setImporting(true)}>
-                    <Upload className="h-4 w-4" aria-hidden="true" />
-                    POI一括インポート
-                  </Button>
-                  <Button variant="secondary" onClick={() => void onExport('csv')}>
-                    <Download className="h-4 w-4" aria-hidden="true" />
-                    CSVエクスポート
-                  </Button>
-                  <Button variant="secondary" onClick={() => void onExport('geojson')}>
-                    <Download className="h-4 w-4" aria-hidden="true" />
-                    GeoJSONエクスポート
-                  </Button>
-                  <Button variant="danger" onClick={() => setConfirmDelete(true)}>
-                    <Trash2 className="h-4 w-4" aria-hidden="true" />
-                    削除
-                  </Button>
-                </div>
-              ) : null}
+            {/* The name and description get the card's full width; the actions wrap on a row below. */}
+            <div className="mt-1 min-w-0">
+              <h1 id="dataset-name" className="break-words text-2xl font-bold text-gray-900">
+                {query.data.name}
+              </h1>
+              <p className="mt-2 whitespace-pre-line break-words text-gray-800">{query.data.description || messages.noDescription}</p>
             </div>
-            <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+            {query.data.can_manage ? (
+              <div role="group" aria-label="データセットの操作" className="mt-4 flex flex-wrap gap-2">
+                <Button variant="secondary" onClick={() => setChangingPrice(true)}>
+                  <Tag className="h-4 w-4" aria-hidden="true" />
+                  価格変更
+                </Button>
+                <Button variant="secondary" onClick={() => setImporting(true)}>
+                  <Upload className="h-4 w-4" aria-hidden="true" />
+                  POI一括インポート
+                </Button>
+                <Button variant="secondary" onClick={() => void onExport('csv')}>
+                  <Download className="h-4 w-4" aria-hidden="true" />
+                  CSVエクスポート
+                </Button>
+                <Button variant="secondary" onClick={() => void onExport('geojson')}>
+                  <Download className="h-4 w-4" aria-hidden="true" />
+                  GeoJSONエクスポート
+                </Button>
+                <Button variant="danger" onClick={() => setConfirmDelete(true)}>
+                  <Trash2 className="h-4 w-4" aria-hidden="true" />
+                  削除
+                </Button>
+              </div>
+            ) : null}
+            {/* The ID's column is as wide as the ID, so it stays on one line (it may break at hyphens only). */}
+            <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-[auto_repeat(3,minmax(0,1fr))]">
               <div>
                 <dt className="text-gray-700">データセットID</dt>
-                <dd className="mt-1 flex items-center gap-1">
-                  <code className="break-all font-mono text-xs text-gray-900">{query.data.dataset_id}</code>
+                <dd className="mt-1 flex items-start gap-1">
+                  <code className="min-w-0 font-mono text-xs leading-6 text-gray-900 [overflow-wrap:normal] [word-break:normal]">
+                    <BreakAtHyphens text={query.data.dataset_id} />
+                  </code>
                   <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="rounded p-1 text-gray-700 hover:bg-gray-100">
                     <Copy className="h-3.5 w-3.5" aria-hidden="true" />
                   </button>
@@ -142,35 +160,7 @@ export function DatasetDetailPage() {
             </section>
           ) : null}
 
-          {query.data.pricing_history.length > 0 ? (
-            <section aria-labelledby="price-history" className="rounded-lg border border-gray-200 bg-white p-5">
-              <h2 id="price-history" className="font-semibold text-gray-900">
-                価格変更履歴
-              </h2>
-              <div className="-mx-5 mt-3 overflow-x-auto">
-                <table className="w-full min-w-[36rem] divide-y divide-gray-200 text-sm">
-                  <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-                    <tr>
-                      <th scope="col" className="px-5 py-2">価格</th>
-                      <th scope="col" className="px-3 py-2">適用開始</th>
-                      <th scope="col" className="px-3 py-2">適用終了</th>
-                      <th scope="col" className="px-5 py-2">理由</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-gray-100">
-                    {query.data.pricing_history.map((h) => (
-                      <tr key={h.effective_from}>
-                        <td className="px-5 py-2 font-medium text-gray-900">{formatYen(h.price, 2)}</td>
-                        <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDateTime(h.effective_from)}</td>
-                        <td className="whitespace-nowrap px-3 py-2 text-gray-800">{h.effective_until ? formatDateTime(h.effective_until) : messages.stillValid}</td>
-                        <td className="px-5 py-2 text-gray-800">{h.reason || '-'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </section>
-          ) : null}
+          {query.data.pricing_history.length > 0 ? <PriceHistory entries={query.data.pricing_history} /> : null}
 
           <PoiSection
             key={datasetId}

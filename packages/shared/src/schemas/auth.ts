@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { EMAIL_MAX, MAGIC_TOKEN_LENGTH, OTP_LENGTH } from '../limits';
 import { messages } from '../messages';
+import { safeRedirect } from '../redirect';
 import { userSchema } from './user';
+
+export { safeRedirect };
 
 /** The spec's "simple pattern" for an e-mail address. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -56,12 +59,3 @@ export const loginResponseSchema = z.object({
   message: z.string(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
-
-/** A redirect target that stays on this site: a path starting with '/', never '//' or '/\'. */
-export function safeRedirect(value: unknown, fallback = '/dashboard'): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return fallback;
-  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  // Control characters and backslashes let browsers reinterpret the path as another origin.
-  if (value.includes('\\') || Array.from(value).some((c) => c.charCodeAt(0) < 0x20)) return fallback;
-  return value;
-}

@@ -57,6 +57,45 @@ describe('login page', () => {
     expect(q.get('email')).toBe('user@example.com');
     expect(q.get('redirect')).toBe('/usage');
   });
+
+  // Issue 12, defect 8: the send button is disabled while the address is invalid, and a form whose
+  // only submit button is disabled ignores Enter, so the message never showed.
+  it('checks the address on Enter and shows the message, with the cursor kept in the field', async () => {
+    const { requestOtp } = await import('../api/auth-api');
+    vi.mocked(requestOtp).mockClear();
+    const router = renderRoutes('/auth/login');
+    const input = screen.getByLabelText('メールアドレス');
+    await userEvent.type(input, 'user@example{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('有効なメールアドレスを入力してください');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveFocus();
+    expect(screen.getByRole('button', { name: '認証コードを送信' })).toBeDisabled();
+    expect(requestOtp).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/auth/login');
+
+    await userEvent.clear(input);
+    await userEvent.type(input, '{Enter}');
+    expect(await screen.findByText('メールアドレスを入力してください')).toBeInTheDocument();
+
+    await userEvent.type(input, 'user@example.com');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.type(input, '{Enter}');
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/auth/verify-otp'));
+    expect(requestOtp).toHaveBeenCalledWith('user@example.com', '/dashboard');
+  });
+
+  it('does not submit on the Enter that confirms an IME conversion', async () => {
+    const { requestOtp } = await import('../api/auth-api');
+    vi.mocked(requestOtp).mockClear();
+    renderRoutes('/auth/login');
+    const input = screen.getByLabelText('メールアドレス');
+    await userEvent.type(input, 'user@example.com');
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(requestOtp).not.toHaveBeenCalled();
+  });
 });
 
 describe('verify page', () => {

@@ -26,7 +26,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       onClick={() => void copyDatasetId(dataset.dataset_id)}
     >
       <div className="flex items-start justify-between gap-2">
-        <h3 className="min-w-0 break-words font-semibold text-gray-900">{dataset.name}</h3>
+        <h2 className="min-w-0 break-words font-semibold text-gray-900">{dataset.name}</h2>
         <DatasetTypeBadge isPlatform={dataset.is_platform_dataset} />
       </div>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-gray-700">{dataset.description || messages.noDescription}</p>

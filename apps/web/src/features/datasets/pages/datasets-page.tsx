@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAuth } from '../../../lib/auth-store';
 import { useDatasets } from '../api/datasets-api';
-import { CreateDatasetModal } from '../components/create-dataset-modal';
+import { CreateDatasetModal } from '../components/lazy-create-dataset-modal';
 import { DatasetFilterRadios } from '../components/dataset-filter';
 import { DatasetGrid } from '../components/dataset-grid';
 

@@ -1,9 +1,7 @@
 import { useMemo } from 'react';
 import { Circle, CircleMarker, GeoJSON, MapContainer, TileLayer, Tooltip, useMapEvents } from 'react-leaflet';
-import type { Feature, FeatureCollection } from 'geojson';
-import { feature } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import countries from 'world-atlas/countries-50m.json';
+import type { FeatureCollection } from 'geojson';
+import japanOutline from './japan-outline.json';
 import 'leaflet/dist/leaflet.css';
 
 export interface MapPoi {
@@ -13,12 +11,9 @@ export interface MapPoi {
   longitude: number;
 }
 
-// Japan's outline from the world-atlas package: the map works with no tile server and no network.
-const topology = countries as unknown as Topology<{ countries: GeometryCollection }>;
-const JAPAN: FeatureCollection = {
-  type: 'FeatureCollection',
-  features: (feature(topology, topology.objects.countries) as FeatureCollection).features.filter((f: Feature) => f.id === '392'),
-};
+// Japan's outline, cut from the world-atlas package by scripts/japan-outline.mjs: the map works
+// with no tile server and no network, and the map screens do not download the whole world.
+const JAPAN = japanOutline as FeatureCollection;
 
 const TILE_URL = import.meta.env.VITE_MAP_TILE_URL;
 const TILE_ATTRIBUTION = import.meta.env.VITE_MAP_TILE_ATTRIBUTION ?? '';
