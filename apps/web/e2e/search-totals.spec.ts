@@ -39,8 +39,8 @@ test('a dataset of 130 POIs pages to its last POI; a keyword past 100 says 100�
   await useSession(page, login);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/marketplace/${id}`);
-  const section = page.getByRole('region', { name: /POI一覧/ });
-  await expect(section.getByRole('heading', { name: 'POI一覧 (130 件)' })).toBeVisible();
+  const section = page.locator('section[aria-labelledby="poi-section"]');
+  await expect(section.getByRole('heading', { name: 'POI一覧(130 件)' })).toBeVisible();
   await expect(section.getByText('1 / 7 ページ (全 130 件)')).toBeVisible();
   for (let i = 0; i < 6; i++) await section.getByRole('button', { name: '次へ' }).click();
   await expect(section.getByText('7 / 7 ページ (全 130 件)')).toBeVisible();
@@ -49,7 +49,7 @@ test('a dataset of 130 POIs pages to its last POI; a keyword past 100 says 100�
 
   await section.getByLabel('POIを名称で検索').fill('カフェ');
   await section.getByRole('button', { name: '検索' }).click();
-  await expect(section.getByRole('heading', { name: 'POI一覧 (100件以上)' })).toBeVisible();
+  await expect(section.getByRole('heading', { name: 'POI一覧(100件以上)' })).toBeVisible();
   await expect(section.getByText('1 ページ (100件以上)')).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/poi-pager-capped-1280.png`, fullPage: true });
   for (let i = 0; i < 6; i++) await section.getByRole('button', { name: '次へ' }).click();
@@ -79,8 +79,8 @@ test('/poi: a 100 m search with 139 hits says 100件以上 and pages through all
   await page.getByLabel('経度').fill('139.767125');
   await page.getByLabel('半径(m)').fill('100');
   await page.getByRole('button', { name: '検索', exact: true }).click();
-  const results = page.getByRole('region', { name: /検索結果/ });
-  await expect(results.getByRole('heading', { name: '検索結果 (100件以上)' })).toBeVisible();
+  const results = page.locator('section[aria-labelledby="poi-results"]');
+  await expect(results.getByRole('heading', { name: '検索結果(100件以上)' })).toBeVisible();
   await expect(results.getByText('1 ページ (100件以上)')).toBeVisible();
   const seen = new Set<string>();
   for (let p = 1; ; p++) {
@@ -88,7 +88,10 @@ test('/poi: a 100 m search with 139 hits says 100件以上 and pages through all
     for (const name of await results.locator('tbody tr td:first-child').allTextContents()) seen.add(name);
     const next = results.getByRole('button', { name: '次へ' });
     if (await next.isDisabled()) break;
+    const first = await results.locator('tbody tr td:first-child').first().textContent();
     await next.click();
+    // The previous page stays on screen (dimmed) until the next one arrives.
+    await expect(results.locator('tbody tr td:first-child').first()).not.toHaveText(first!);
   }
   expect(seen.size).toBe(139);
   await page.screenshot({ path: `${SCREENS}/poi-radius-capped-1280.png`, fullPage: true });

@@ -334,6 +334,21 @@ export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: Keywor
 }
 
 /**
+ * The statements a search runs, built but not run: the benchmark sends them straight to the
+ * driver as its baseline. `count: false` leaves the total out (the cost of counting): around a
+ * point the window stops after the page instead of reaching past the cap; otherwise no count.
+ */
+export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean } = { count: true }) {
+  const terms = keywordTerms(f.keyword);
+  if (f.point) {
+    const window = options.count ? Math.max(f.offset + f.limit + 1, SEARCH_TOTAL_CAP + 1) : f.offset + f.limit + 1;
+    return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
+  }
+  const q = buildListQueries(ex, f, terms);
+  return { page: q.page, count: options.count ? (terms.length ? q.count : q.datasetsTotal) : undefined };
+}
+
+/**
  * The search of ARCHITECTURE.md "Data" in one documented order with a tie-breaker: nearest
  * first then poi_id around a point, newest first then poi_id otherwise; every match once over
  * offset pages of unchanged data, and once over a cursor walk whatever changes meanwhile.

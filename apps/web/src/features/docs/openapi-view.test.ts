@@ -63,6 +63,9 @@ describe('openapi-view', () => {
       { name: 'X-Request-Id', description: 'ID', statuses: ['402', '429'] },
       { name: 'Retry-After', description: '秒', statuses: ['429'] },
     ]);
+    expect(headersOf({ responses: { '200': { headers: { 'X-Request-Id': {} } }, '400': { headers: { 'X-Request-Id': {} } } } })).toEqual([
+      { name: 'X-Request-Id', description: '', statuses: ['すべて'] },
+    ]);
   });
 
   it('writes examples with the key from the environment', () => {

@@ -163,7 +163,9 @@ export function headersOf(operation: OpenApiOperation): HeaderRow[] {
       rows.set(name, row);
     }
   }
-  return [...rows.values()];
+  const all = Object.keys(operation.responses ?? {});
+  // A header every answer carries is listed once as such, not as a column of every status.
+  return [...rows.values()].map((row) => (row.statuses.length === all.length && all.length > 1 ? { ...row, statuses: ['すべて'] } : row));
 }
 
 /** A parameter value of an example: written out, or read from an environment variable. */
