@@ -244,6 +244,36 @@ describe('search equals a brute-force computation', () => {
   }, 300_000);
 });
 
+describe('a dataset past 100 POIs (issue 12 defect 6)', () => {
+  it('lists every POI of a dataset with its exact total, kept exact by moves and imports', async () => {
+    const totalOf = async (dataset: string) => (await api('GET', `/poi/search?dataset_id=${dataset}&limit=100&offset=100`, provider)).json().data;
+    const countOf = (dataset: string) => [...stored.values()].filter((p) => p.dataset_id === dataset).length;
+    const a = await totalOf(datasetA);
+    expect(countOf(datasetA)).toBeGreaterThan(SEARCH_TOTAL_CAP);
+    expect({ total: a.total, total_capped: a.total_capped }).toEqual({ total: countOf(datasetA), total_capped: false });
+    expect(a.pois).toHaveLength(countOf(datasetA) - 100);
+
+    const moved = [...stored.values()].find((p) => p.dataset_id === datasetA)!;
+    expect((await api('POST', `/poi/move/${moved.poi_id}`, provider, { target_dataset_id: datasetB })).statusCode).toBe(200);
+    stored.set(moved.poi_id, { ...moved, dataset_id: datasetB });
+    const boundary = `----poi${Date.now()}`;
+    const csv = '名称,緯度,経度\r\n取込 1,35.6,139.7\r\n取込 2,35.61,139.71\r\n';
+    const payload = [`--${boundary}\r\nContent-Disposition: form-data; name="dataset_id"\r\n\r\n${datasetA}`, `--${boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\ncsv`, `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}`, `--${boundary}--\r\n`].join('\r\n');
+    const imported = await ctx.app.inject({ method: 'POST', url: '/console/v1/poi/bulk-import', headers: { ...bearer(provider.token), 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const [row] = await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [datasetA]);
+    const [rowB] = await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [datasetB]);
+    expect((await totalOf(datasetA)).total).toBe(row!.n);
+    expect((await totalOf(datasetB)).total).toBe(rowB!.n);
+    expect((await totalOf(`${datasetA},${datasetB}`)).total).toBe(row!.n + rowB!.n);
+    // The imported rows take part in later searches as stored rows.
+    for (const p of (await api('GET', `/poi/search?dataset_id=${datasetA}&keyword=${encodeURIComponent('取込')}`, provider)).json().data.pois) {
+      const [m] = await ctx.query<{ micros: string }>(`SELECT (extract(epoch FROM created_at) * 1000000)::bigint::text AS micros FROM pois WHERE id = $1`, [p.poi_id]);
+      stored.set(p.poi_id, { ...p, micros: BigInt(m!.micros) });
+    }
+  });
+});
+
 describe('Japanese-aware keywords', () => {
   it.each([
     ['ｶﾌｪ', 'カフェ'],

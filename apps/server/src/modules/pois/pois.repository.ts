@@ -101,6 +101,8 @@ export interface PoiSearchFilter {
   offset: number;
   /** Continue after this row (a cursor's key); offset is then 0. */
   after?: SearchKey;
+  /** The total of these filters, counted a moment ago: the search then skips counting. */
+  knownTotal?: { total: number; capped: boolean };
 }
 
 export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams'> & { distance: number | null };
@@ -204,6 +206,8 @@ interface PointRun {
   offset: number;
   limit: number;
   after?: { knn: number; id: string };
+  /** Count the total in a walk of its own (a cursor page whose total is not known). */
+  counted: boolean;
 }
 
 /**
@@ -220,7 +224,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     pointStatements.set(ex, byShape);
   }
   const bigrams = r.terms.filter((t) => t.bigram !== undefined).length;
-  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}`;
+  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
   let statement = byShape.get(shape);
   if (!statement) {
     const slot = (name: string) => sql.placeholder(name);
@@ -234,7 +238,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
       offset: slot('offset'),
       limit: slot('limit'),
       after: r.after ? { knn: slot('afterKnn'), id: slot('afterId') } : undefined,
-      counted: !!r.after,
+      counted: r.counted,
     }).prepare(`poi_point_${shape}_v4`) as unknown as PointStatement;
     byShape.set(shape, statement);
   }
@@ -252,7 +256,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
 async function runPointSteered(ex: Executor, r: PointRun): Promise<PointRow[]> {
   return ex.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-    return (await buildPointQuery(tx, { ...r, ...r.point, counted: !!r.after })) as unknown as PointRow[];
+    return (await buildPointQuery(tx, { ...r, ...r.point })) as unknown as PointRow[];
   });
 }
 
@@ -268,12 +272,14 @@ const capTotal = (n: number) => ({ total: Math.min(n, SEARCH_TOTAL_CAP), capped:
 async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }, terms: KeywordTerms[], knn?: Executor): Promise<PoiSearchResult> {
   const after = f.after && 'knn' in f.after ? f.after : undefined;
   const offset = after ? 0 : f.offset;
+  const known = f.knownTotal;
   // Past the cap the window's own count tells the total: no second walk for offset pages.
-  let window = after ? f.limit + 1 : Math.max(offset + f.limit + 1, SEARCH_TOTAL_CAP + 1);
+  let window = after || known ? offset + f.limit + 1 : Math.max(offset + f.limit + 1, SEARCH_TOTAL_CAP + 1);
   for (;;) {
-    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after };
+    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: !!after && !known };
     const rows = knn ? await runPointPrepared(knn, run) : await runPointSteered(ex, run);
     const last = rows.at(-1);
+    if (!last && known) return { rows: [], ...known };
     if (!last) {
       // Nothing at this offset (or after this cursor): the total comes from a count of its own.
       const { filter, knnOf } = pointWhere({ ...f.point, datasetIds: f.datasetIds, terms });
@@ -287,10 +293,10 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
       continue;
     }
     const more = fetched > offset + f.limit;
-    const total = after ? Number(last.total) : fetched;
+    const total = known ?? capTotal(after ? Number(last.total) : fetched);
     return {
       rows: rows.map(({ knn: _k, fetched: _f, lastKnn: _l, total: _t, ...row }) => ({ ...row, distance: Number(row.distance) })),
-      ...capTotal(total),
+      ...total,
       next: more ? { knn: Number(last.knn), id: last.id } : undefined,
     };
   }
@@ -364,6 +370,7 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executo
   const last = page[f.limit - 1];
   const next = more && last ? { ts: last.ts, id: last.id } : undefined;
   if (exact) return { rows, total: exact[0]?.total ?? 0, capped: false, next };
+  if (f.knownTotal) return { rows, ...f.knownTotal, next };
   // A first page that is not full is the whole answer: no count needed.
   if (!f.after && f.offset === 0 && !more) return { rows, total: rows.length, capped: false, next };
   const [{ total } = { total: 0 }] = await q.count;

@@ -10,7 +10,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datasets.repository';
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
-import { createCursorCodec, type CursorCodec } from './search-cursor';
+import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
 
 const EXPORT_PAGE = 2000;
 
@@ -60,6 +60,40 @@ export interface PoisService {
   settled(): Promise<void>;
 }
 
+/**
+ * Totals of recent searches by their filters (not their page): the next pages of a walk and
+ * repeated searches skip counting, and every page of a walk shows the same total. Emptied by any
+ * write to a dataset's POIs on this instance (the change feed), as the search cache is; another
+ * instance's writes show in the total after TOTALS_TTL_MS at most.
+ */
+const TOTALS_TTL_MS = 5_000;
+const TOTALS_MAX = 5_000;
+type Total = { total: number; capped: boolean };
+
+function createTotalsCache(now: () => number = Date.now) {
+  const entries = new Map<string, Total & { at: number }>();
+  let generation = 0;
+  return {
+    get(key: string): Total | undefined {
+      const e = entries.get(key);
+      if (e && now() - e.at < TOTALS_TTL_MS) return { total: e.total, capped: e.capped };
+      if (e) entries.delete(key);
+      return undefined;
+    },
+    generation: () => generation,
+    /** Stores a total counted since `readAt`, unless a write came in between. */
+    set(key: string, total: Total, readAt: number) {
+      if (readAt !== generation) return;
+      if (entries.size >= TOTALS_MAX) for (const k of [...entries.keys()].slice(0, TOTALS_MAX / 10)) entries.delete(k);
+      entries.set(key, { ...total, at: now() });
+    },
+    clear() {
+      generation += 1;
+      entries.clear();
+    },
+  };
+}
+
 /** The repository's filter of a query; a cursor is decoded against the query's own filters. */
 function searchFilter(query: PoiSearchInput, cursors: CursorCodec): repo.PoiSearchFilter {
   const point =
@@ -92,7 +126,18 @@ export function createPoisService(deps: {
     capped: result.capped,
     nextCursor: result.next ? cursors.encode(result.next, filter) : null,
   });
-  const run = async (filter: repo.PoiSearchFilter) => answer(filter, await repo.searchPois(db, filter, deps.knnDb));
+  const totals = createTotalsCache();
+  deps.changes?.on('dataset', () => totals.clear());
+  const run = async (filter: repo.PoiSearchFilter) => {
+    // A plain list's total is its datasets' POI counts, read with the page: nothing to keep.
+    const counted = !!(filter.keyword || filter.point);
+    const key = counted ? scopeOf(filter) : '';
+    const knownTotal = counted ? totals.get(key) : undefined;
+    const generation = totals.generation();
+    const result = await repo.searchPois(db, { ...filter, knownTotal }, deps.knnDb);
+    if (counted && !knownTotal) totals.set(key, { total: result.total, capped: result.capped }, generation);
+    return answer(filter, result);
+  };
 
   /**
    * Planner statistics after an import. PGlite never autovacuums and runs one statement at a

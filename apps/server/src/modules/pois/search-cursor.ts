@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
 
 /** The filters in a canonical form: the same search written differently gives the same scope. */
-function scopeOf(s: CursorScope): string {
+export function scopeOf(s: CursorScope): string {
   return JSON.stringify([
     [...new Set(s.datasetIds)].sort(),
     s.keyword ? keywordWords(s.keyword).sort() : [],
