@@ -16,7 +16,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
 import { openDatabase, type Database } from '../apps/server/src/db/client';
-import { buildSearchQueries, type PoiSearchFilter } from '../apps/server/src/modules/pois/pois.repository';
+import { buildSearchStatements, type PoiSearchFilter } from '../apps/server/src/modules/pois/pois.repository';
 import { CITIES, generatePois, prng } from './generate';
 import { copyIntoPglite, copyIntoPostgres } from './load';
 import { runConsoleBench, type ConsoleCheck } from './console';
@@ -36,8 +36,14 @@ interface Engine {
   database: Database;
   /** Runs SQL text with parameters directly on the driver, bypassing drizzle and HTTP. */
   raw(sqlText: string, params: unknown[]): Promise<unknown>;
-  /** The page, then the count when the page is full (point searches look one row ahead instead). */
-  rawSearch(page: RawQuery, count: RawQuery, limit: number, forceKnn: boolean): Promise<void>;
+  /**
+   * The statements of one search as the server runs them: a point search's one statement
+   * (prepared, on knnDb's connections; PGlite: in a transaction steering the planner), or a
+   * list's page and then, when more rows follow, its count.
+   */
+  rawSearch(s: RawSearch, limit: number): Promise<void>;
+  /** EXPLAIN of a point search's statement where the server runs it. */
+  explainPoint(q: RawQuery): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,15 @@ const FORCE_KNN = "SELECT set_config('enable_bitmapscan', 'off', true), set_conf
 interface RawQuery {
   sql: string;
   params: unknown[];
+}
+
+type RawSearch = { point: RawQuery } | { page: RawQuery; count?: RawQuery };
+
+/** The baseline statements of a filter, with or without the total. */
+function rawStatements(db: Database['db'], f: PoiSearchFilter, count: boolean): RawSearch {
+  const s = buildSearchStatements(db, f, { count });
+  if ('point' in s) return { point: s.point.toSQL() };
+  return { page: s.page.toSQL(), count: s.count?.toSQL() };
 }
 
 interface Case {
@@ -110,17 +125,23 @@ async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropD
       name: 'pglite',
       database,
       raw: (t, p) => client.query(t, p),
-      rawSearch: async (page, count, limit, forceKnn) => {
-        if (forceKnn) {
+      rawSearch: async (search, limit) => {
+        if ('point' in search) {
           await client.transaction(async (tx) => {
             await tx.query(FORCE_KNN);
-            await tx.query(page.sql, page.params);
+            await tx.query(search.point.sql, search.point.params);
           });
           return;
         }
-        const rows = await client.query(page.sql, page.params);
-        if (rows.rows.length >= limit) await client.query(count.sql, count.params);
+        const rows = await client.query(search.page.sql, search.page.params);
+        if (search.count && rows.rows.length > limit) await client.query(search.count.sql, search.count.params);
       },
+      explainPoint: async (q) =>
+        client.transaction(async (tx) => {
+          await tx.query(FORCE_KNN);
+          const plan = await tx.query<Record<string, string>>(`EXPLAIN ${q.sql}`, q.params);
+          return plan.rows.map((r) => Object.values(r)[0]).join('\n');
+        }),
       close: () => database.close(),
     };
   }
@@ -142,16 +163,20 @@ async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropD
     name: 'postgres',
     database,
     raw: (t, p) => pool.query(t, p as unknown[]),
-    rawSearch: async (page, count, limit, forceKnn) => {
-      // Point pages run as named prepared statements, as the server runs them; with a keyword on
-      // the connections of knnDb (GiST in distance order, generic plans), as the server does.
-      const named = { name: `bench_${createHash('sha1').update(page.sql).digest('hex').slice(0, 16)}`, text: page.sql, values: page.params };
-      if (forceKnn) {
-        await knnPool.query(named);
+    rawSearch: async (search, limit) => {
+      // Point searches run as named prepared statements on the connections of knnDb (GiST in
+      // distance order, generic plans), as the server runs them.
+      if ('point' in search) {
+        const q = search.point;
+        await knnPool.query({ name: `bench_${createHash('sha1').update(q.sql).digest('hex').slice(0, 16)}`, text: q.sql, values: q.params });
         return;
       }
-      const rows = await (limit === Infinity ? pool.query(named) : pool.query(page.sql, page.params));
-      if (rows.rows.length >= limit) await pool.query(count.sql, count.params);
+      const rows = await pool.query(search.page.sql, search.page.params);
+      if (search.count && rows.rows.length > limit) await pool.query(search.count.sql, search.count.params);
+    },
+    explainPoint: async (q) => {
+      const plan = await knnPool.query(`EXPLAIN ${q.sql}`, q.params as unknown[]);
+      return plan.rows.map((r: Record<string, string>) => Object.values(r)[0]).join('\n');
     },
     close: () => database.close(),
     dropDb: async () => {
@@ -212,14 +237,13 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
     const { app, base } = await startApp(engine.database);
     try {
       const headers = { authorization: `Bearer ${account.token}` };
-      const plan = await account.query(
-        `EXPLAIN ${buildSearchQueries(engine.database.db, { datasetIds: [account.datasetId], point: { ...POINTS[0]!, radius: 10_000 }, limit: 20, offset: 0 }).page.toSQL().sql}`,
-        buildSearchQueries(engine.database.db, { datasetIds: [account.datasetId], point: { ...POINTS[0]!, radius: 10_000 }, limit: 20, offset: 0 }).page.toSQL().params,
-      );
-      const planText = plan.rows.map((r) => Object.values(r)[0]).join('\n');
+      const probe = rawStatements(engine.database.db, { datasetIds: [account.datasetId], point: { ...POINTS[0]!, radius: 10_000 }, limit: 20, offset: 0 }, true);
+      const planText = 'point' in probe ? await engine.explainPoint(probe.point) : '';
       console.log(`  radius plan uses the GiST KNN ordering: ${/Order By/.test(planText) && /pois_earth_idx/.test(planText) ? 'yes' : 'NO'}`);
       console.log(`  ${ITERATIONS} searches per figure at concurrency 1 (after ${WARMUP} warm-up)`);
-      console.log(`  ${'query'.padEnd(34)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p50'.padStart(8)} ${'SQL p99'.padStart(8)} ${'ratio'.padStart(6)}  target`);
+      console.log(
+        `  ${'query'.padEnd(34)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p50'.padStart(8)} ${'SQL p99'.padStart(8)} ${'ratio'.padStart(6)}  target  | SQL without the total: p50, p99 (cost of counting at p50)`,
+      );
       for (const c of CASES) {
         const filterAt = (i: number): PoiSearchFilter => ({ datasetIds: [account.datasetId], limit: 20, offset: 0, ...c.filter(i) });
         const http = await timeIt(async (i) => {
@@ -235,20 +259,19 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
           if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
           await res.arrayBuffer();
         });
-        // The same statements the server runs, sent straight to the driver.
-        const raw = await timeIt(async (i) => {
-          const f = filterAt(i);
-          const q = buildSearchQueries(engine.database.db, f.point ? { ...f, limit: f.limit + 1 } : f);
-          const page = q.page.toSQL();
-          const count = q.count.toSQL();
-          await engine.rawSearch(page, count, f.point ? Infinity : f.limit, !!(f.point && f.keyword));
-        });
+        // The same statements the server runs, sent straight to the driver; then without the total.
+        const raw = await timeIt(async (i) => engine.rawSearch(rawStatements(engine.database.db, filterAt(i), true), 20));
+        const uncounted = await timeIt(async (i) => engine.rawSearch(rawStatements(engine.database.db, filterAt(i), false), 20));
         const ratio = http.p50 / raw.p50;
         const t = c.target ?? {};
         const checks = kind === 'postgres' ? [t.p50 === undefined || http.p50 <= t.p50, t.p99 === undefined || http.p99 <= t.p99, t.ratio === undefined || ratio <= t.ratio] : [true];
         const ok = checks.every(Boolean);
         const targetText = kind === 'postgres' ? [t.p50 && `p50≤${t.p50}`, t.p99 && `p99≤${t.p99}`, t.ratio && `≤${t.ratio}×`].filter(Boolean).join(' ') : '(reported)';
-        console.log(`  ${c.label.padEnd(34)} ${fmt(http.p50)}ms ${fmt(http.p99)}ms ${fmt(raw.p50)}ms ${fmt(raw.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${targetText} ${kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : ''}`);
+        const countCost = raw.p50 - uncounted.p50;
+        console.log(
+          `  ${c.label.padEnd(34)} ${fmt(http.p50)}ms ${fmt(http.p99)}ms ${fmt(raw.p50)}ms ${fmt(raw.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${targetText} ${kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : ''}` +
+            `  | ${fmt(uncounted.p50)}ms ${fmt(uncounted.p99)}ms (${countCost >= 0 ? '+' : ''}${countCost.toFixed(2)} ms)`,
+        );
         results.push({ engine: kind, pois: n, label: c.label, http, raw, ok });
       }
       if (process.env.BENCH_SKIP_PUBLIC !== '1') {

@@ -182,7 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
   const datasetsService = createDatasetsService({ db: database.db, changes });
-  const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log });
+  const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });

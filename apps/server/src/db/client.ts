@@ -56,7 +56,7 @@ export interface DatabaseOptions {
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** The settings of knnDb's connections (libpq `options`). */
-const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan_cache_mode=force_generic_plan';
+const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan_cache_mode=force_generic_plan -c jit=off';
 
 export class DatabaseLocaleError extends Error {}
 

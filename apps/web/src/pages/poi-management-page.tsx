@@ -61,10 +61,13 @@ export function PoiManagementPage() {
     e.preventDefault();
     const ids = datasetChoice === ALL ? managed.slice(0, 10).map((d) => d.dataset_id) : [datasetChoice];
     const hasPoint = lat.trim() !== '' || lon.trim() !== '';
+    // Blank form fields are left out (the API refuses an empty value): a blank keyword is no keyword.
     const parsed = poiSearchQuerySchema.safeParse({
       dataset_id: ids,
-      keyword,
-      ...(hasPoint ? { latitude: lat, longitude: lon, radius: radius || undefined } : {}),
+      ...(keyword.trim() ? { keyword } : {}),
+      ...(hasPoint
+        ? { ...(lat.trim() ? { latitude: lat } : {}), ...(lon.trim() ? { longitude: lon } : {}), ...(radius.trim() ? { radius } : {}) }
+        : {}),
     });
     if (!parsed.success) {
       setFormError(parsed.error.issues[0]?.message ?? messages.poiSearchFailed);
@@ -183,7 +186,7 @@ export function PoiManagementPage() {
       <section aria-labelledby="poi-results" className="mt-6 rounded-lg border border-gray-200 bg-white p-5">
         <h2 id="poi-results" className="mb-4 text-lg font-semibold text-gray-900">
           検索結果
-          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total - 1}件以上` : `${total} 件`})</span> : null}
+          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total} 件`})</span> : null}
         </h2>
         {!criteria ? (
           <p className="text-sm text-gray-700">条件を指定して検索してください。</p>
@@ -248,7 +251,7 @@ export function PoiManagementPage() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={page} totalPages={totalPages} total={total} onChange={setPage} />
+            <Pagination page={page} totalPages={totalPages} total={total} capped={capped} hasNext={list.data.next_cursor !== null} onChange={setPage} />
           </>
         )}
       </section>

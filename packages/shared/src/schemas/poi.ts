@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LATITUDE_MAX, LONGITUDE_MAX, POI_FIELD_MAX, POI_SEARCH_DEFAULT_LIMIT, POI_SEARCH_MAX_LIMIT } from '../limits';
 import { messages } from '../messages';
+import { normalizeSearchText } from '../text';
 import { datasetIdSchema } from './dataset';
 
 export const POI_TAGS_MAX = 50;
@@ -134,41 +135,80 @@ const datasetIdList = z.preprocess(
 
 export const SEARCH_RADIUS_MIN = 1;
 export const SEARCH_RADIUS_MAX = 50_000;
-/** Totals are counted up to this many matches; beyond it `total` says "at least this many". */
+/**
+ * Totals are exact up to this many matches; beyond it `total` is this number and `total_capped`
+ * is true. A list without keyword and point is exact at any size (the datasets' POI counts).
+ */
 export const SEARCH_TOTAL_CAP = 100;
+/** Space-separated keyword words (all required) a search accepts. */
+export const SEARCH_KEYWORD_MAX_WORDS = 10;
+export const SEARCH_OFFSET_MAX = 100_000;
+export const SEARCH_CURSOR_MAX = 512;
 
-const optionalNumber = (schema: z.ZodNumber, description: string) =>
-  z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v), schema.optional().describe(description));
+export const searchMessages = {
+  limit: `件数(limit)は1から${POI_SEARCH_MAX_LIMIT}の整数で指定してください`,
+  offset: `開始位置(offset)は0から${SEARCH_OFFSET_MAX}の整数で指定してください`,
+  keywordBlank: 'キーワードに検索する文字を入力してください(空白だけのキーワードは指定できません)',
+  keywordTooManyWords: `キーワードは${SEARCH_KEYWORD_MAX_WORDS}語以内で指定してください`,
+  cursorInvalid: 'cursor が正しくないか、検索条件と一致しません。前の応答の next_cursor をそのまま、同じ検索条件で指定してください',
+  cursorWithOffset: 'cursor と offset は同時に指定できません',
+} as const;
+
+/** A decimal number as sent in a URL: an optional sign, digits and a fraction. No hex, exponent or blank. */
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A decimal query parameter: absent is undefined; anything else must be a decimal number
+ * (an empty `latitude=` is an error, not an omission; `0x23` is not 35).
+ */
+const decimalParam = (label: string, min: number, max: number, range: string, description: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (DECIMAL.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v),
+    z.number({ error: `${label}は数値で指定してください` }).min(min, range).max(max, range).optional().describe(description),
+  );
+
+/** An integer query parameter with one message for every way it can be wrong (empty included). */
+const integerParam = (message: string, min: number, max: number, fallback: number, description: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (/^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v),
+    z.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback).describe(description),
+  );
+
+/** The words of a keyword as the search matches them: normalised, distinct, each required. */
+export function keywordWords(keyword: string): string[] {
+  const normalized = normalizeSearchText(keyword);
+  return normalized ? [...new Set(normalized.split(' '))] : [];
+}
 
 export const poiSearchQuerySchema = z
   .object({
     dataset_id: datasetIdList,
-    keyword: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .trim()
-        .max(100, 'キーワードは100文字以内で入力してください')
-        .optional()
-        .describe('名称・住所・カテゴリ・タグに含まれる文字列(最大100文字。全角・半角、大文字・小文字を区別しません)'),
+    keyword: z
+      .string({ error: 'キーワードは1つだけ指定してください' })
+      .max(100, 'キーワードは100文字以内で入力してください')
+      .refine((v) => keywordWords(v).length > 0, searchMessages.keywordBlank)
+      .refine((v) => keywordWords(v).length <= SEARCH_KEYWORD_MAX_WORDS, searchMessages.keywordTooManyWords)
+      .optional()
+      .describe(
+        '名称・住所・カテゴリ・タグに含まれる文字列(最大100文字)。空白(半角・全角)で区切った語はすべてを含むPOIだけが該当します(AND。語はどの項目にあってもよく、順序も問いません。最大10語)。全角・半角、大文字・小文字を区別しません',
+      ),
+    latitude: decimalParam('緯度', -90, 90, '緯度は-90から90の範囲で指定してください', '検索の中心の緯度(世界測地系、10進数)。経度と一緒に指定すると近い順に並びます'),
+    longitude: decimalParam('経度', -180, 180, '経度は-180から180の範囲で指定してください', '検索の中心の経度(世界測地系、10進数)'),
+    radius: decimalParam(
+      '半径',
+      SEARCH_RADIUS_MIN,
+      SEARCH_RADIUS_MAX,
+      `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`,
+      '中心からの半径(メートル、1〜50000)。緯度・経度と一緒に指定します。距離は平均地球半径 6,371,008.8 m の球面上の大圏距離です',
     ),
-    latitude: optionalNumber(
-      z.number({ error: '緯度は数値で指定してください' }).min(-90, '緯度は-90から90の範囲で指定してください').max(90, '緯度は-90から90の範囲で指定してください'),
-      '検索の中心の緯度(世界測地系)。経度と一緒に指定すると近い順に並びます',
-    ),
-    longitude: optionalNumber(
-      z.number({ error: '経度は数値で指定してください' }).min(-180, '経度は-180から180の範囲で指定してください').max(180, '経度は-180から180の範囲で指定してください'),
-      '検索の中心の経度(世界測地系)',
-    ),
-    radius: optionalNumber(
-      z
-        .number({ error: '半径は数値で指定してください' })
-        .min(SEARCH_RADIUS_MIN, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`)
-        .max(SEARCH_RADIUS_MAX, `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`),
-      '中心からの半径(メートル)。緯度・経度と一緒に指定します',
-    ),
-    limit: z.coerce.number().int().min(1).max(POI_SEARCH_MAX_LIMIT).default(POI_SEARCH_DEFAULT_LIMIT).describe('1ページの件数'),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('読み飛ばす件数(ページ送り)'),
+    limit: integerParam(searchMessages.limit, 1, POI_SEARCH_MAX_LIMIT, POI_SEARCH_DEFAULT_LIMIT, `1ページの件数(1〜${POI_SEARCH_MAX_LIMIT}、既定 ${POI_SEARCH_DEFAULT_LIMIT})`),
+    offset: integerParam(searchMessages.offset, 0, SEARCH_OFFSET_MAX, 0, 'ページ番号で送るときに読み飛ばす件数(0〜100000)。cursor と同時には指定できません'),
+    cursor: z
+      .string({ error: searchMessages.cursorInvalid })
+      .regex(/^[A-Za-z0-9_-]{1,400}\.[A-Za-z0-9_-]{1,100}$/, searchMessages.cursorInvalid)
+      .max(SEARCH_CURSOR_MAX, searchMessages.cursorInvalid)
+      .optional()
+      .describe('前の応答の next_cursor。同じ検索条件で続きのページを返します(データが追加・削除されても重複・欠落なく最後までたどれます)'),
   })
   .superRefine((q, ctx) => {
     if ((q.latitude === undefined) !== (q.longitude === undefined)) {
@@ -177,16 +217,28 @@ export const poiSearchQuerySchema = z
     if (q.radius !== undefined && q.latitude === undefined) {
       ctx.addIssue({ code: 'custom', path: ['radius'], message: '半径を指定する場合は緯度と経度も指定してください' });
     }
+    if (q.cursor !== undefined && q.offset !== 0) {
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: searchMessages.cursorWithOffset });
+    }
   });
 export type PoiSearchQuery = z.input<typeof poiSearchQuerySchema>;
 
 export const poiSearchResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
-    pois: z.array(poiSchema).describe('検索結果のPOI(距離指定時は近い順、それ以外は新しい順)'),
-    /** Matches, counted up to SEARCH_TOTAL_CAP (then `total_capped` is true). */
-    total: z.number().int().describe('該当件数(100件まで数え、それ以上は total_capped が true)'),
-    total_capped: z.boolean().describe('該当件数が100件以上で、total が下限であること'),
+    pois: z
+      .array(poiSchema)
+      .describe('検索結果のPOI。緯度・経度を指定した検索は近い順、それ以外は登録の新しい順。同じ距離(同じ登録日時)のPOIは poi_id の昇順(降順)で並び、順序は常に一意です'),
+    /** Exact up to SEARCH_TOTAL_CAP (then `total_capped`); exact at any size without keyword and point. */
+    total: z
+      .number()
+      .int()
+      .describe('該当件数。どのページでも同じ値です。100件までは正確に数え、100件を超えると 100 を返して total_capped が true になります。キーワードも地点も指定しない一覧は件数の上限なく正確です'),
+    total_capped: z.boolean().describe('該当件数が100件を超え、total が上限の100であること'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('続きのページがあるとき、それを返す cursor の値。最後のページでは null'),
     /** True when the caller sees only the preview of a dataset they do not manage. */
     preview: z.boolean(),
   }),

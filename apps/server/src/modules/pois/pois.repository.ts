@@ -3,10 +3,11 @@ import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
 import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
-import { SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/poi';
+import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/poi';
 import type { Executor } from '../../db/client';
-import { pois } from '../../db/schema/datasets';
+import { datasets, pois } from '../../db/schema/datasets';
 import { escapeLike } from '../users/users.repository';
 
 export type PoiRow = typeof pois.$inferSelect;
@@ -31,16 +32,23 @@ export function toPoiColumns(fields: PoiFields) {
   };
 }
 
-/** A keyword as the search binds it: the LIKE pattern, and the bigram when it has 2 characters. */
+/** One keyword word as the search binds it: the LIKE pattern, and the bigram when it has 2 characters. */
 export interface KeywordTerms {
   like: string;
   bigram?: string;
 }
 
-function keywordTerms(keyword: string): KeywordTerms | undefined {
-  const normalized = normalizeSearchText(keyword);
-  if (!normalized) return undefined;
-  return { like: `%${escapeLike(normalized)}%`, bigram: Array.from(normalized).length === 2 ? normalized : undefined };
+/**
+ * The words of a keyword, each required (AND, in any field and any order: search_text holds
+ * every field). A word contained in another adds nothing and is dropped. Bigram words come
+ * first, so that a prepared statement's shape is just how many of each kind there are.
+ */
+function keywordTerms(keyword: string | undefined): KeywordTerms[] {
+  const words = keyword ? keywordWords(keyword) : [];
+  const needed = words.filter((w) => !words.some((other) => other !== w && other.includes(w)));
+  return needed
+    .map((w) => ({ like: `%${escapeLike(w)}%`, bigram: Array.from(w).length === 2 ? w : undefined }))
+    .sort((a, b) => Number(a.bigram === undefined) - Number(b.bigram === undefined));
 }
 
 /**
@@ -76,6 +84,14 @@ export async function deletePoi(ex: Executor, id: string): Promise<PoiRow | unde
   return rows[0];
 }
 
+/**
+ * Where a walk by cursor continues: after this row in the search's order. Around a point the
+ * order is the KNN operator's value (the chord between the cube points, monotone in the
+ * distance), then the id; otherwise created_at (its text, which keeps PostgreSQL's
+ * microseconds), then the id, both descending.
+ */
+export type SearchKey = { knn: number; id: string } | { ts: string; id: string };
+
 export interface PoiSearchFilter {
   datasetIds: string[];
   keyword?: string;
@@ -83,127 +99,282 @@ export interface PoiSearchFilter {
   point?: { latitude: number; longitude: number; radius?: number };
   limit: number;
   offset: number;
+  /** Continue after this row (a cursor's key); offset is then 0. */
+  after?: SearchKey;
+  /** The total of these filters, counted a moment ago: the search then skips counting. */
+  knownTotal?: { total: number; capped: boolean };
 }
 
 export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams'> & { distance: number | null };
 
-const earthOf = pois.earth;
+export interface PoiSearchResult {
+  rows: PoiSearchRow[];
+  /** Exact up to SEARCH_TOTAL_CAP, then SEARCH_TOTAL_CAP with `capped`; exact at any size without keyword and point. */
+  total: number;
+  capped: boolean;
+  /** The key of the page's last row when more rows follow. */
+  next?: SearchKey;
+}
+
 // What a search answers: not the stored earth cube nor the derived search columns, which are
 // large (the bigram array) and never leave the server.
 const { earth: _earth, searchText: _searchText, searchBigrams: _searchBigrams, ...resultColumns } = getTableColumns(pois);
 
-/** The two statements of a search (the page and the capped count), built but not run. */
-export function buildSearchQueries(ex: Executor, f: PoiSearchFilter & { terms?: KeywordTerms }) {
-  const center = f.point ? sql`ll_to_earth(${f.point.latitude}::float8, ${f.point.longitude}::float8)` : undefined;
-  const radius = f.point?.radius;
-  const terms = f.terms ?? (f.keyword ? keywordTerms(f.keyword) : undefined);
-  const where = and(
-    f.datasetIds.length === 1 ? eq(pois.datasetId, f.datasetIds[0]!) : inArray(pois.datasetId, f.datasetIds),
-    terms ? keywordCondition(terms) : undefined,
-    center && radius !== undefined ? sql`earth_box(${center}, ${radius}::float8) @> ${earthOf}` : undefined,
-    center && radius !== undefined ? sql`earth_distance(${center}, ${earthOf}) <= ${radius}::float8` : undefined,
-  );
-  const distance = center ? sql<number>`earth_distance(${center}, ${earthOf})` : sql<null>`NULL::float8`;
-  // Nearest first by the KNN operator alone: a second sort key would make the planner sort all
-  // candidates instead of reading the GiST index in distance order.
-  const order = center ? [sql`${earthOf} <-> ${center}`] : [desc(pois.createdAt), desc(pois.id)];
-  return {
-    page: ex
-      .select({ ...resultColumns, distance })
-      .from(pois)
-      .where(where)
-      .orderBy(...order)
-      .limit(f.limit)
-      .offset(f.offset),
-    count: ex
-      .select({ total: sql<number>`count(*)::int` })
-      // In the page's order, so the planner can stop after the cap instead of collecting every match.
-      .from(ex.select({ one: sql`1` }).from(pois).where(where).orderBy(...order).limit(SEARCH_TOTAL_CAP + 1).as('matches')),
-  };
+/** The radius asked (mean-Earth metres) as earthdistance metres, and earthdistance metres back. */
+const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);
+const EARTHDISTANCE_TO_MEAN = sql.raw(`${EARTH_MEAN_RADIUS_M / EARTHDISTANCE_RADIUS_M}::float8`);
+
+/** A value, or the placeholder standing for it in a prepared statement. */
+type Bound = unknown;
+
+interface PointParams {
+  datasetIds: Bound[];
+  latitude: Bound;
+  longitude: Bound;
+  radius?: Bound;
+  terms: Array<{ like: Bound; bigram?: Bound }>;
+  /** How many rows the KNN walk reads, in KNN order, before the exact order is applied. */
+  window: Bound;
+  offset: Bound;
+  limit: Bound;
+  after?: { knn: Bound; id: Bound };
+  /** Count the matches (up to the cap) in a walk of their own: a cursor's page cannot tell the total. */
+  counted: boolean;
 }
 
-type PageStatement = { execute(values: Record<string, unknown>): Promise<PoiSearchRow[]> };
-const pageStatements = new WeakMap<object, Map<string, PageStatement>>();
+function datasetCondition(ids: unknown[]): SQL {
+  return ids.length === 1 ? eq(pois.datasetId, ids[0] as string) : inArray(pois.datasetId, ids as string[]);
+}
 
 /**
- * The page of a point search as a prepared statement: buildSearchQueries' page with
- * placeholders for every value, built once per executor and statement shape (number of
- * datasets, with or without radius, keyword kind). PostgreSQL skips planning (a third of a
- * radius search's cost on 1M POIs, 0.4 of 1.2 ms) and the query is not rebuilt per request.
- * Only point pages: their plan (the GiST index in distance order) is right for every value —
- * without a keyword the planner picks it by itself, with one the connection is knnDb's, where
- * nothing else is allowed — whereas a generic plan for a keyword alone could suit one keyword
- * and not another.
+ * A search around a point, in the documented order (distance, then poi_id) without giving up
+ * the GiST index's KNN order: `ranked` reads the first `window` matches nearest first (the
+ * planner cannot keep that index order with a second sort key: it would sort every match of a
+ * dense box), then only those rows are sorted by (knn, id) and the page cut from them. Rows
+ * whose KNN value ties with the window's last one may be only partly in the window: the caller
+ * sees that (fetched = window and the page's last knn = last_knn) and asks a larger window.
+ * `fetched` also gives the total without a second walk when the window reaches past the cap.
  */
-function pointPage(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }, terms?: KeywordTerms): Promise<PoiSearchRow[]> {
-  let byShape = pageStatements.get(ex);
+export function buildPointQuery(ex: Executor, p: PointParams) {
+  const { filter, center, knnOf } = pointWhere(p);
+  const after = p.after
+    ? sql`(${knnOf} > ${p.after.knn}::float8 OR (${knnOf} = ${p.after.knn}::float8 AND ${pois.id} > ${p.after.id}::uuid))`
+    : undefined;
+  const ranked = ex.$with('ranked').as(
+    ex
+      .select({ rid: sql<string>`${pois.id}`.as('rid'), rknn: sql<number>`${knnOf}`.as('rknn') })
+      .from(pois)
+      .where(and(filter, after))
+      .orderBy(knnOf)
+      .limit(p.window as number),
+  );
+  const page = ex.$with('page').as(
+    ex
+      .select({ pid: sql<string>`rid`.as('pid'), pknn: sql<number>`rknn`.as('pknn') })
+      .from(ranked)
+      .orderBy(sql`rknn`, sql`rid`)
+      .limit(p.limit as number)
+      .offset(p.offset as number),
+  );
+  const total = p.counted
+    ? sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${filter} ORDER BY ${knnOf} LIMIT ${sql.raw(String(SEARCH_TOTAL_CAP + 1))}) AS matches)`
+    : sql<null>`NULL::int`;
+  return ex
+    .with(ranked, page)
+    .select({
+      ...resultColumns,
+      distance: sql<number>`earth_distance(${center}, ${pois.earth}) * ${EARTHDISTANCE_TO_MEAN}`,
+      knn: sql<number>`pknn`,
+      fetched: sql<number>`(SELECT count(*)::int FROM ranked)`,
+      lastKnn: sql<number>`(SELECT max(rknn) FROM ranked)`,
+      total,
+    })
+    .from(page)
+    .innerJoin(pois, sql`${pois.id} = pid`)
+    .orderBy(sql`pknn`, sql`pid`);
+}
+
+type PointRow = PoiSearchRow & { knn: number; fetched: number; lastKnn: number; total: number | null };
+type PointStatement = { execute(values: Record<string, unknown>): Promise<PointRow[]> };
+const pointStatements = new WeakMap<object, Map<string, PointStatement>>();
+
+interface PointRun {
+  datasetIds: string[];
+  point: { latitude: number; longitude: number; radius?: number };
+  terms: KeywordTerms[];
+  window: number;
+  offset: number;
+  limit: number;
+  after?: { knn: number; id: string };
+  /** Count the total in a walk of its own (a cursor page whose total is not known). */
+  counted: boolean;
+}
+
+/**
+ * A point search as a prepared statement, built once per executor and shape (number of
+ * datasets, radius or not, keyword words of each kind, cursor or not): PostgreSQL skips
+ * planning (a third of a radius search's cost on 1M POIs) and the query is not rebuilt per
+ * request. It runs on knnDb, whose connections keep generic plans with bitmap scans and sorts
+ * off, so the plan is the GiST index in distance order for every value.
+ */
+function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
+  let byShape = pointStatements.get(ex);
   if (!byShape) {
     byShape = new Map();
-    pageStatements.set(ex, byShape);
+    pointStatements.set(ex, byShape);
   }
-  const withRadius = f.point.radius !== undefined;
-  const keywordKind = !terms ? 'none' : terms.bigram === undefined ? 'like' : 'bigram';
-  const shape = `${f.datasetIds.length}_${withRadius ? 'radius' : 'nearest'}_${keywordKind}`;
+  const bigrams = r.terms.filter((t) => t.bigram !== undefined).length;
+  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
   let statement = byShape.get(shape);
   if (!statement) {
-    // Placeholders stand where buildSearchQueries puts values: the same SQL, bound later.
-    const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
-    const template: PoiSearchFilter & { terms?: KeywordTerms } = {
-      datasetIds: f.datasetIds.map((_, i) => slot<string>(`dataset${i}`)),
-      point: { latitude: slot('latitude'), longitude: slot('longitude'), radius: withRadius ? slot<number>('radius') : undefined },
-      terms: terms && { like: slot('like'), bigram: terms.bigram === undefined ? undefined : slot('bigram') },
-      limit: slot('limit'),
+    const slot = (name: string) => sql.placeholder(name);
+    statement = buildPointQuery(ex, {
+      datasetIds: r.datasetIds.map((_, i) => slot(`dataset${i}`)),
+      latitude: slot('latitude'),
+      longitude: slot('longitude'),
+      radius: r.point.radius !== undefined ? slot('radius') : undefined,
+      terms: r.terms.map((t, i) => ({ like: slot(`like${i}`), bigram: t.bigram === undefined ? undefined : slot(`bigram${i}`) })),
+      window: slot('window'),
       offset: slot('offset'),
-    };
-    statement = buildSearchQueries(ex, template).page.prepare(`poi_page_${shape}_v3`) as unknown as PageStatement;
+      limit: slot('limit'),
+      after: r.after ? { knn: slot('afterKnn'), id: slot('afterId') } : undefined,
+      counted: r.counted,
+    }).prepare(`poi_point_${shape}_v4`) as unknown as PointStatement;
     byShape.set(shape, statement);
   }
-  const values: Record<string, unknown> = { ...f.point, limit: f.limit, offset: f.offset, ...terms };
-  f.datasetIds.forEach((id, i) => (values[`dataset${i}`] = id));
+  const values: Record<string, unknown> = { ...r.point, window: r.window, offset: r.offset, limit: r.limit };
+  r.datasetIds.forEach((id, i) => (values[`dataset${i}`] = id));
+  r.terms.forEach((t, i) => {
+    values[`like${i}`] = t.like;
+    if (t.bigram !== undefined) values[`bigram${i}`] = t.bigram;
+  });
+  if (r.after) Object.assign(values, { afterKnn: r.after.knn, afterId: r.after.id });
   return statement.execute(values);
 }
 
-/**
- * The search of ARCHITECTURE.md "Data": radius by earth_box on the GiST index plus the exact
- * earth_distance, ordered by the KNN operator (never by earth_distance); keywords through the
- * trigram or bigram index. Without a point the order is newest first, which is stable.
- * `knn`: the executor for nearest-first searches with a keyword (Database.knnDb), if any.
- */
-export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executor): Promise<{ rows: PoiSearchRow[]; total: number; capped: boolean }> {
-  const finish = (rows: PoiSearchRow[], total: number, capped: boolean) => ({
-    rows: rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) })),
-    total,
-    capped,
+/** The same statement with its values inline, in a transaction that steers the planner as knnDb's connections are (PGlite). */
+async function runPointSteered(ex: Executor, r: PointRun): Promise<PointRow[]> {
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
+    return (await buildPointQuery(tx, { ...r, ...r.point })) as unknown as PointRow[];
   });
-  if (f.point) {
-    // Around a point the total is what the page saw, plus one when there is more: counting
-    // would walk the index far past the page in dense areas (cube's containment has no
-    // statistics, so the planner cannot even tell how far). One row of look-ahead tells
-    // whether a next page exists.
-    const ahead = { ...f, point: f.point, limit: f.limit + 1 };
-    const terms = f.keyword ? keywordTerms(f.keyword) : undefined;
-    // With a keyword as well, the planner (blind to how many POIs a box holds) would gather the
-    // keyword's matches in a dense box and sort them; reading the GiST index in distance order
-    // and filtering stops after the page. Measured on 1M POIs: 37 ms → 7 ms at p50.
-    const rows = !terms
-      ? await pointPage(ex, ahead)
-      : knn
-        ? await pointPage(knn, ahead, terms)
-        : await ex.transaction(async (tx) => {
-            await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-            return buildSearchQueries(tx, { ...ahead, terms }).page;
-          });
-    if (rows.length > 0 || f.offset === 0) {
-      const more = rows.length > f.limit;
-      return finish(rows.slice(0, f.limit), f.offset + Math.min(rows.length, f.limit) + (more ? 1 : 0), more);
+}
+
+/** Counts the matches of a filter up to the cap plus one (in the page's order, so the planner stops there). */
+function countQuery(ex: Executor, where: SQL | undefined, order: SQL[]) {
+  return ex
+    .select({ total: sql<number>`count(*)::int` })
+    .from(ex.select({ one: sql`1` }).from(pois).where(where).orderBy(...order).limit(SEARCH_TOTAL_CAP + 1).as('matches'));
+}
+
+const capTotal = (n: number) => ({ total: Math.min(n, SEARCH_TOTAL_CAP), capped: n > SEARCH_TOTAL_CAP });
+
+async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }, terms: KeywordTerms[], knn?: Executor): Promise<PoiSearchResult> {
+  const after = f.after && 'knn' in f.after ? f.after : undefined;
+  const offset = after ? 0 : f.offset;
+  const known = f.knownTotal;
+  // Past the cap the window's own count tells the total: no second walk for offset pages.
+  let window = after || known ? offset + f.limit + 1 : Math.max(offset + f.limit + 1, SEARCH_TOTAL_CAP + 1);
+  for (;;) {
+    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: !!after && !known };
+    const rows = knn ? await runPointPrepared(knn, run) : await runPointSteered(ex, run);
+    const last = rows.at(-1);
+    if (!last && known) return { rows: [], ...known };
+    if (!last) {
+      // Nothing at this offset (or after this cursor): the total comes from a count of its own.
+      const { filter, knnOf } = pointWhere({ ...f.point, datasetIds: f.datasetIds, terms });
+      const [{ total } = { total: 0 }] = await countQuery(ex, filter, [knnOf]);
+      return { rows: [], ...capTotal(total) };
     }
-    // Paged past the end: the capped count says where the end was.
+    const { fetched, lastKnn } = last;
+    // A tie with the window's last row may continue past the window: read a larger one.
+    if (fetched === window && Number(last.knn) === Number(lastKnn)) {
+      window = window * 2 + 100;
+      continue;
+    }
+    const more = fetched > offset + f.limit;
+    const total = known ?? capTotal(after ? Number(last.total) : fetched);
+    return {
+      rows: rows.map(({ knn: _k, fetched: _f, lastKnn: _l, total: _t, ...row }) => ({ ...row, distance: Number(row.distance) })),
+      ...total,
+      next: more ? { knn: Number(last.knn), id: last.id } : undefined,
+    };
   }
-  const q = buildSearchQueries(ex, f);
-  const rows = await q.page;
+}
+
+/** The filter of a point search, its centre and its KNN order. */
+function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude' | 'radius' | 'terms'>) {
+  const center = sql`ll_to_earth(${p.latitude}::float8, ${p.longitude}::float8)`;
+  const filter = and(
+    datasetCondition(p.datasetIds),
+    ...p.terms.map((t) => keywordCondition(t as KeywordTerms)),
+    p.radius !== undefined ? sql`earth_box(${center}, ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}) @> ${pois.earth}` : undefined,
+    p.radius !== undefined ? sql`earth_distance(${center}, ${pois.earth}) <= ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}` : undefined,
+  )!;
+  return { filter, center, knnOf: sql`${pois.earth} <-> ${center}` };
+}
+
+/**
+ * The statements of a search without a point (newest first, then id), built but not run: the
+ * page with one row of look-ahead, the capped count of a keyword search, and the exact total of
+ * a plain list (the datasets' POI counts, kept in the same transactions as the POIs).
+ */
+export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: KeywordTerms[]) {
+  const filter = and(datasetCondition(f.datasetIds), ...terms.map(keywordCondition));
+  const after = f.after && 'ts' in f.after ? sql`(${pois.createdAt}, ${pois.id}) < (${f.after.ts}::timestamptz, ${f.after.id}::uuid)` : undefined;
+  const order = [desc(pois.createdAt), desc(pois.id)];
+  return {
+    page: ex
+      .select({ ...resultColumns, distance: sql<null>`NULL::float8`, ts: sql<string>`${pois.createdAt}::text` })
+      .from(pois)
+      .where(and(filter, after))
+      .orderBy(...order)
+      .limit(f.limit + 1)
+      .offset(f.after ? 0 : f.offset),
+    count: countQuery(ex, filter, order),
+    datasetsTotal: ex
+      .select({ total: sql<number>`coalesce(sum(${datasets.poiCount}), 0)::int` })
+      .from(datasets)
+      .where(f.datasetIds.length === 1 ? eq(datasets.id, f.datasetIds[0]!) : inArray(datasets.id, f.datasetIds)),
+  };
+}
+
+/**
+ * The statements a search runs, built but not run: the benchmark sends them straight to the
+ * driver as its baseline. `count: false` leaves the total out (the cost of counting): around a
+ * point the window stops after the page instead of reaching past the cap; otherwise no count.
+ */
+export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean } = { count: true }) {
+  const terms = keywordTerms(f.keyword);
+  if (f.point) {
+    const window = options.count ? Math.max(f.offset + f.limit + 1, SEARCH_TOTAL_CAP + 1) : f.offset + f.limit + 1;
+    return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
+  }
+  const q = buildListQueries(ex, f, terms);
+  return { page: q.page, count: options.count ? (terms.length ? q.count : q.datasetsTotal) : undefined };
+}
+
+/**
+ * The search of ARCHITECTURE.md "Data" in one documented order with a tie-breaker: nearest
+ * first then poi_id around a point, newest first then poi_id otherwise; every match once over
+ * offset pages of unchanged data, and once over a cursor walk whatever changes meanwhile.
+ * `knn`: the executor for point searches (Database.knnDb), if any.
+ */
+export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executor): Promise<PoiSearchResult> {
+  const terms = keywordTerms(f.keyword);
+  if (f.point) return searchAroundPoint(ex, { ...f, point: f.point }, terms, knn);
+  const q = buildListQueries(ex, f, terms);
+  const [page, exact] = await Promise.all([q.page, terms.length ? undefined : q.datasetsTotal]);
+  const more = page.length > f.limit;
+  const rows = page.slice(0, f.limit).map(({ ts: _ts, ...row }) => row);
+  const last = page[f.limit - 1];
+  const next = more && last ? { ts: last.ts, id: last.id } : undefined;
+  if (exact) return { rows, total: exact[0]?.total ?? 0, capped: false, next };
+  if (f.knownTotal) return { rows, ...f.knownTotal, next };
   // A first page that is not full is the whole answer: no count needed.
-  const total = f.offset === 0 && rows.length < f.limit ? rows.length : ((await q.count)[0]?.total ?? 0);
-  return finish(rows, Math.min(total, SEARCH_TOTAL_CAP), total > SEARCH_TOTAL_CAP);
+  if (!f.after && f.offset === 0 && !more) return { rows, total: rows.length, capped: false, next };
+  const [{ total } = { total: 0 }] = await q.count;
+  return { rows, ...capTotal(total), next };
 }
 
 /** Whether the POI is among the first `limit` of its dataset (the preview non-managers see). */

@@ -48,10 +48,10 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
     '/poi/search',
     { schema: { tags, summary: 'POIの検索', querystring: poiSearchQuerySchema, response: { 200: poiSearchResponseSchema, ...errorResponses(403, 404) } } },
     async (request) => {
-      const { rows, total, capped, preview } = await service.search(requireUser(request), request.query);
+      const { rows, total, capped, nextCursor, preview } = await service.search(requireUser(request), request.query);
       return {
         success: true as const,
-        data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, preview },
+        data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, next_cursor: nextCursor, preview },
       };
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { messages } from '@poi/shared/messages';
-import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
+import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, searchMessages, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
 import { ImportFormatError, parseImport } from './import-parser';
 import { pgClientOf, type Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
@@ -10,6 +10,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datasets.repository';
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
+import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
 
 const EXPORT_PAGE = 2000;
 
@@ -24,6 +25,16 @@ export interface PoiSearchInput {
   radius?: number;
   limit: number;
   offset: number;
+  /** A next_cursor of an earlier answer of the same search. */
+  cursor?: string;
+}
+
+export interface SearchAnswer {
+  rows: repo.PoiSearchRow[];
+  total: number;
+  capped: boolean;
+  /** The cursor of the next page, when there is one. */
+  nextCursor: string | null;
 }
 
 export interface ImportResult {
@@ -35,9 +46,9 @@ export interface ImportResult {
 
 export interface PoisService {
   register(user: CurrentUser, input: PoiFields & { dataset_id: string; poi_id?: string }): Promise<{ poi: repo.PoiRow; created: boolean }>;
-  search(user: CurrentUser, query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean; preview: boolean }>;
+  search(user: CurrentUser, query: PoiSearchInput): Promise<SearchAnswer & { preview: boolean }>;
   /** Searches datasets in full, without a permission check: the public API, where every search is paid. */
-  searchMarketplace(query: PoiSearchInput): Promise<{ rows: repo.PoiSearchRow[]; total: number; capped: boolean }>;
+  searchMarketplace(query: PoiSearchInput): Promise<SearchAnswer>;
   get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
   remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
   move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
@@ -49,12 +60,51 @@ export interface PoisService {
   settled(): Promise<void>;
 }
 
-function searchFilter(query: PoiSearchInput) {
+/**
+ * Totals of recent searches by their filters (not their page): the next pages of a walk and
+ * repeated searches skip counting, and every page of a walk shows the same total. Emptied by any
+ * write to a dataset's POIs on this instance (the change feed), as the search cache is; another
+ * instance's writes show in the total after TOTALS_TTL_MS at most.
+ */
+const TOTALS_TTL_MS = 5_000;
+const TOTALS_MAX = 5_000;
+type Total = { total: number; capped: boolean };
+
+function createTotalsCache(now: () => number = Date.now) {
+  const entries = new Map<string, Total & { at: number }>();
+  let generation = 0;
+  return {
+    get(key: string): Total | undefined {
+      const e = entries.get(key);
+      if (e && now() - e.at < TOTALS_TTL_MS) return { total: e.total, capped: e.capped };
+      if (e) entries.delete(key);
+      return undefined;
+    },
+    generation: () => generation,
+    /** Stores a total counted since `readAt`, unless a write came in between. */
+    set(key: string, total: Total, readAt: number) {
+      if (readAt !== generation) return;
+      if (entries.size >= TOTALS_MAX) for (const k of [...entries.keys()].slice(0, TOTALS_MAX / 10)) entries.delete(k);
+      entries.set(key, { ...total, at: now() });
+    },
+    clear() {
+      generation += 1;
+      entries.clear();
+    },
+  };
+}
+
+/** The repository's filter of a query; a cursor is decoded against the query's own filters. */
+function searchFilter(query: PoiSearchInput, cursors: CursorCodec): repo.PoiSearchFilter {
   const point =
     query.latitude !== undefined && query.longitude !== undefined
       ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
       : undefined;
-  return { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
+  const filter = { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
+  if (query.cursor === undefined) return filter;
+  const after = cursors.decode(query.cursor, filter);
+  if (!after) throw new AppError('VALIDATION_ERROR', searchMessages.cursorInvalid, { errors: [{ field: 'cursor', message: searchMessages.cursorInvalid }] });
+  return { ...filter, offset: 0, after };
 }
 
 export function createPoisService(deps: {
@@ -65,8 +115,29 @@ export function createPoisService(deps: {
   datasetsService: DatasetsService;
   changes?: ChangeFeed;
   log?: Pick<FastifyBaseLogger, 'warn'>;
+  /** Signs search cursors (APP_SECRET). */
+  cursorSecret: string;
 }): PoisService {
   const { db, engine, datasetsService } = deps;
+  const cursors = createCursorCodec(deps.cursorSecret);
+  const answer = (filter: repo.PoiSearchFilter, result: repo.PoiSearchResult): SearchAnswer => ({
+    rows: result.rows,
+    total: result.total,
+    capped: result.capped,
+    nextCursor: result.next ? cursors.encode(result.next, filter) : null,
+  });
+  const totals = createTotalsCache();
+  deps.changes?.on('dataset', () => totals.clear());
+  const run = async (filter: repo.PoiSearchFilter) => {
+    // A plain list's total is its datasets' POI counts, read with the page: nothing to keep.
+    const counted = !!(filter.keyword || filter.point);
+    const key = counted ? scopeOf(filter) : '';
+    const knownTotal = counted ? totals.get(key) : undefined;
+    const generation = totals.generation();
+    const result = await repo.searchPois(db, { ...filter, knownTotal }, deps.knnDb);
+    if (counted && !knownTotal) totals.set(key, { total: result.total, capped: result.capped }, generation);
+    return answer(filter, result);
+  };
 
   /**
    * Planner statistics after an import. PGlite never autovacuums and runs one statement at a
@@ -127,13 +198,13 @@ export function createPoisService(deps: {
       });
     },
 
-    searchMarketplace: (query) => repo.searchPois(db, searchFilter(query), deps.knnDb),
+    searchMarketplace: async (query) => run(searchFilter(query, cursors)),
 
     async search(user, query) {
-      const filter = searchFilter(query);
+      const filter = searchFilter(query, cursors);
       const { datasetIds, point } = filter;
       // The search starts while the permission is checked; its rows are used only if allowed.
-      const optimistic = repo.searchPois(db, filter, deps.knnDb);
+      const optimistic = run(filter);
       optimistic.catch(() => undefined);
       const datasets = await Promise.all(datasetIds.map(ownersOf));
       const managed: string[] = [];
@@ -143,12 +214,12 @@ export function createPoisService(deps: {
       }
       if (managed.length === datasetIds.length) return { ...(await optimistic), preview: false };
       // Others see the first POIs of one dataset; searching it in full is what the paid API is for.
-      if (datasetIds.length > 1 || query.keyword || point || query.offset >= POI_PREVIEW_LIMIT) {
+      if (datasetIds.length > 1 || query.keyword || point || query.cursor !== undefined || query.offset >= POI_PREVIEW_LIMIT) {
         throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
       }
       const limit = Math.min(query.limit, POI_PREVIEW_LIMIT - query.offset);
       const result = await repo.searchPois(db, { datasetIds, limit, offset: query.offset });
-      return { rows: result.rows, total: Math.min(result.total, POI_PREVIEW_LIMIT), capped: false, preview: true };
+      return { rows: result.rows, total: Math.min(result.total, POI_PREVIEW_LIMIT), capped: false, nextCursor: null, preview: true };
     },
 
     async get(user, poiId, datasetId) {

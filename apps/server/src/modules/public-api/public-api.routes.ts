@@ -2,11 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { poiSearchQuerySchema } from '@poi/shared/schemas/poi';
 import { publicErrorResponses, publicSearchResponseSchema, type PublicSearchResponse } from '@poi/shared/schemas/public-api';
+import type { ApiError } from '@poi/shared/schemas/common';
+import { AppError } from '../../lib/errors';
 import { toPoi } from '../pois/pois.mapper';
 import type { PoisService } from '../pois/pois.service';
 import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';
-import { PublicApiError, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
+import { PublicApiError, publicApiMessages, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
+import { checkSearchQuery, summarizeQueryErrors } from './strict-query';
 
 function setRateHeaders(reply: FastifyReply, rate: RateLimitResult): void {
   reply.header('X-RateLimit-Limit', String(rate.limit));
@@ -14,10 +17,23 @@ function setRateHeaders(reply: FastifyReply, rate: RateLimitResult): void {
   reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
 }
 
-/** Browsers may call the API from any origin (referrer restrictions decide who may): CORS for every answer. */
-function setCorsHeaders(reply: FastifyReply): void {
+/**
+ * Browsers may call the API from any origin (referrer restrictions decide who may): CORS for
+ * every answer, errors and unknown paths included. No answer may be stored by a cache: each is
+ * a billed search or about one.
+ */
+function setCommonHeaders(reply: FastifyReply): void {
   reply.header('Access-Control-Allow-Origin', '*');
   reply.header('Access-Control-Expose-Headers', 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
+  reply.header('Cache-Control', 'no-store');
+}
+
+const SEARCH_PATH = '/poi/search';
+const ALLOWED_METHODS = 'GET, OPTIONS';
+
+function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
+  const body: ApiError = { success: false, error: { code, message, request_id: String(request.id) } };
+  return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -31,15 +47,17 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   const plans = new WeakMap<FastifyRequest, SearchPlan>();
 
   app.addHook('onRequest', async (request, reply) => {
-    setCorsHeaders(reply);
-    // A CORS preflight carries no key: it is answered by its own route, unauthenticated.
-    if (request.method === 'OPTIONS') return;
+    setCommonHeaders(reply);
+    // Only the search itself is authenticated and limited: a CORS preflight carries no key, and
+    // a wrong method or path is told so (405/404) whatever the key.
+    if (request.method !== 'GET' || !(request.routeOptions.config as { metered?: boolean }).metered) return;
     try {
       const caller = await publicApi.authenticate({
         authorization: request.headers.authorization,
         apiKey: headerValue(request.headers['x-api-key']),
         ip: request.ip,
         referer: headerValue(request.headers.referer),
+        origin: headerValue(request.headers.origin),
       });
       setRateHeaders(reply, caller.rate);
       callers.set(request, caller);
@@ -57,16 +75,39 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   app.addHook('onResponse', async (request, reply) => settle(request, reply.statusCode === 200));
   app.addHook('onRequestAbort', async (request) => settle(request, false));
 
-  app.options('/poi/search', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('Access-Control-Allow-Methods', 'GET, OPTIONS');
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'NOT_FOUND', publicApiMessages.pathNotFound));
+
+  // HEAD would run the search without showing it (Fastify answers HEAD from the GET route by
+  // default, billed): it is refused like every other method but GET.
+  app.route({
+    method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: SEARCH_PATH,
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      reply.header('Allow', ALLOWED_METHODS);
+      return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', publicApiMessages.methodNotAllowed);
+    },
+  });
+
+  app.options(SEARCH_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Access-Control-Allow-Methods', ALLOWED_METHODS);
     reply.header('Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type');
     reply.header('Access-Control-Max-Age', '86400');
     return reply.status(204).send();
   });
 
   app.get(
-    '/poi/search',
+    SEARCH_PATH,
     {
+      exposeHeadRoute: false,
+      config: { metered: true },
+      // Before the schema: what Fastify's parser would silently accept (see strict-query.ts).
+      preValidation: async (request) => {
+        const url = request.raw.url ?? '';
+        const at = url.indexOf('?');
+        const errors = at === -1 ? [] : checkSearchQuery(url.slice(at + 1));
+        if (errors.length) throw new AppError('VALIDATION_ERROR', summarizeQueryErrors(errors), { errors });
+      },
       schema: {
         tags: ['公開検索API'],
         summary: 'POIの検索(APIキー認証・従量課金)',
@@ -85,8 +126,11 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       let body = searchCache.get(key);
       if (!body) {
         const generation = searchCache.generation();
-        const { rows, total, capped } = await poisService.searchMarketplace(request.query);
-        const answer: PublicSearchResponse = { success: true, data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped } };
+        const { rows, total, capped, nextCursor } = await poisService.searchMarketplace(request.query);
+        const answer: PublicSearchResponse = {
+          success: true,
+          data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, next_cursor: nextCursor },
+        };
         body = JSON.stringify(answer);
         searchCache.set(key, body, generation);
       }

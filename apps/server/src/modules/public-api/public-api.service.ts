@@ -34,6 +34,8 @@ export const publicApiMessages = {
   trialQuotaExceeded: (limit: number) =>
     `今月の無料検索回数(${limit.toLocaleString('ja-JP')}回)の上限に達しました。/upgrade からプランをアップグレードしてください`,
   meterBusy: '現在検索を受け付けられません。しばらくしてから再度お試しください',
+  pathNotFound: 'このURLのAPIはありません。POIの検索は GET /api/v1/poi/search です',
+  methodNotAllowed: 'このURLは GET メソッドで呼び出してください',
 } as const;
 
 /** How long a dataset's price and recipient are reused before being read again. */
@@ -65,7 +67,7 @@ interface DatasetPrice {
 
 export interface PublicApiService {
   /** The caller of a request from its key (header values), with the rate limit counted. */
-  authenticate(input: { authorization?: string; apiKey?: string; ip: string; referer?: string }): Promise<Caller>;
+  authenticate(input: { authorization?: string; apiKey?: string; ip: string; referer?: string; origin?: string }): Promise<Caller>;
   /** Checks the datasets and the caller's quota and reserves the search; throws 404/402/503. */
   plan(caller: Caller, datasetIds: string[]): Promise<SearchPlan>;
   /** Ends a planned search: a success is metered, a failure only releases its reservation. */
@@ -168,7 +170,9 @@ export function createPublicApiService(deps: {
       if (!rate.allowed) throw new PublicApiError('RATE_LIMITED', messages.tooManyRequests, rate);
       if (!ipAllowed(input.ip, resolved.key.allowedIps)) throw new PublicApiError('FORBIDDEN', publicApiMessages.ipNotAllowed, rate);
       const referrers = resolved.key.allowedReferrers;
-      if (referrers.length && !(input.referer && referrers.some((p) => referrerMatches(input.referer!, p)))) {
+      // Pages with Referrer-Policy: no-referrer (the console's own) send only Origin.
+      const from = input.referer || input.origin;
+      if (referrers.length && !(from && referrers.some((p) => referrerMatches(from, p)))) {
         throw new PublicApiError('FORBIDDEN', publicApiMessages.referrerNotAllowed, rate);
       }
       return { resolved, version, rate };

@@ -27,7 +27,7 @@ export function createSearchCache(now: () => number = Date.now): SearchCache {
   let generation = 0;
   return {
     keyOf: (q) =>
-      JSON.stringify([[...new Set(q.dataset_id)].sort(), q.keyword ?? null, q.latitude ?? null, q.longitude ?? null, q.radius ?? null, q.limit, q.offset]),
+      JSON.stringify([[...new Set(q.dataset_id)].sort(), q.keyword ?? null, q.latitude ?? null, q.longitude ?? null, q.radius ?? null, q.limit, q.offset, q.cursor ?? null]),
     get(key) {
       const entry = entries.get(key);
       if (entry && now() - entry.at < TTL_MS) {

@@ -19,4 +19,15 @@ describe('Pagination', () => {
     rerender(<Pagination page={3} totalPages={3} total={45} onChange={onChange} />);
     expect(screen.getByRole('button', { name: '次へ' })).toBeDisabled();
   });
+
+  it('pages past a capped total while the server says more follow', async () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<Pagination page={5} totalPages={5} total={100} capped hasNext onChange={onChange} />);
+    expect(screen.getByText('5 ページ (100件以上)')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '次へ' }));
+    expect(onChange).toHaveBeenCalledWith(6);
+    rerender(<Pagination page={7} totalPages={5} total={100} capped hasNext={false} onChange={onChange} />);
+    expect(screen.getByRole('button', { name: '次へ' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '前へ' })).toBeEnabled();
+  });
 });

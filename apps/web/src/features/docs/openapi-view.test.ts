@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundsOf, curlExample, errorsOf, fieldsOf, publicEndpoints, pythonExample, typeLabel, type OpenApiDocument } from './openapi-view';
+import { boundsOf, curlExample, errorsOf, fieldsOf, headersOf, javascriptExample, publicEndpoints, pythonExample, samplesOf, typeLabel, type OpenApiDocument } from './openapi-view';
 
 const doc: OpenApiDocument = {
   openapi: '3.0.3',
@@ -27,7 +27,12 @@ const doc: OpenApiDocument = {
               },
             },
           },
-          '402': { description: 'PAYMENT_REQUIRED: 有料データセット' },
+          '402': {
+            description: 'PAYMENT_REQUIRED: 有料データセット',
+            headers: { 'X-Request-Id': { description: 'ID' } },
+            content: { 'application/json': { examples: { trial: { summary: 'トライアル', value: { success: false } } } } },
+          },
+          '429': { description: 'RATE_LIMITED: 多すぎる', headers: { 'X-Request-Id': { description: 'ID' }, 'Retry-After': { description: '秒' } } },
         },
       },
     },
@@ -49,7 +54,18 @@ describe('openapi-view', () => {
       { path: 'data.pois[].name', type: 'string', description: '' },
       { path: 'data.pois[].phone', type: 'string | null', description: '' },
     ]);
-    expect(errorsOf(endpoint!.operation)).toEqual([{ status: '402', code: 'PAYMENT_REQUIRED', description: '有料データセット' }]);
+    expect(errorsOf(endpoint!.operation)).toEqual([
+      { status: '402', code: 'PAYMENT_REQUIRED', description: '有料データセット' },
+      { status: '429', code: 'RATE_LIMITED', description: '多すぎる' },
+    ]);
+    expect(samplesOf(endpoint!.operation)).toEqual([{ status: '402', name: 'trial', summary: 'トライアル', json: '{\n  "success": false\n}' }]);
+    expect(headersOf(endpoint!.operation)).toEqual([
+      { name: 'X-Request-Id', description: 'ID', statuses: ['402', '429'] },
+      { name: 'Retry-After', description: '秒', statuses: ['429'] },
+    ]);
+    expect(headersOf({ responses: { '200': { headers: { 'X-Request-Id': {} } }, '400': { headers: { 'X-Request-Id': {} } } } })).toEqual([
+      { name: 'X-Request-Id', description: '', statuses: ['すべて'] },
+    ]);
   });
 
   it('writes examples with the key from the environment', () => {
@@ -57,5 +73,9 @@ describe('openapi-view', () => {
     expect(curlExample(input)).toBe('curl -G "http://localhost:8080/api/v1/poi/search" \\\n  -H "X-API-Key: $POI_API_KEY" \\\n  --data-urlencode "keyword=カフェ"');
     expect(pythonExample(input)).toContain('"keyword": "カフェ",');
     expect(pythonExample(input)).toContain('os.environ["POI_API_KEY"]');
+    const withDataset = { ...input, params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', 'カフェ']] as Array<[string, string | { env: string }]> };
+    expect(curlExample(withDataset)).toContain('--data-urlencode "dataset_id=$POI_DATASET_ID"');
+    expect(javascriptExample(withDataset)).toContain('dataset_id: process.env.POI_DATASET_ID,');
+    expect(pythonExample(withDataset)).toContain('"dataset_id": os.environ["POI_DATASET_ID"],');
   });
 });

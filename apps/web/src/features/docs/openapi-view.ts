@@ -35,7 +35,13 @@ export interface OpenApiOperation {
   tags?: string[];
   parameters?: OpenApiParameter[];
   security?: Array<Record<string, string[]>>;
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
+  responses?: Record<string, OpenApiResponse>;
+}
+
+export interface OpenApiResponse {
+  description?: string;
+  headers?: Record<string, { description?: string; schema?: JsonSchema }>;
+  content?: Record<string, { schema?: JsonSchema; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }>;
 }
 
 export interface OpenApiDocument {
@@ -121,20 +127,66 @@ export function successSchemaOf(operation: OpenApiOperation): JsonSchema | undef
   return operation.responses?.['200']?.content?.['application/json']?.schema;
 }
 
+export interface SampleAnswer {
+  status: string;
+  name: string;
+  summary: string;
+  /** The body, pretty-printed. */
+  json: string;
+}
+
+/** The sample answers the document declares for each status (OpenAPI media examples), in status order. */
+export function samplesOf(operation: OpenApiOperation): SampleAnswer[] {
+  return Object.entries(operation.responses ?? {}).flatMap(([status, response]) => {
+    const media = response.content?.['application/json'];
+    if (!media) return [];
+    const named = Object.entries(media.examples ?? {}).map(([name, e]) => ({ status, name, summary: e.summary ?? name, json: JSON.stringify(e.value, null, 2) }));
+    if (media.example !== undefined) named.push({ status, name: 'example', summary: response.description ?? '', json: JSON.stringify(media.example, null, 2) });
+    return named;
+  });
+}
+
+export interface HeaderRow {
+  name: string;
+  description: string;
+  /** The statuses whose answers carry the header. */
+  statuses: string[];
+}
+
+/** The response headers the document declares, with the statuses that send each. */
+export function headersOf(operation: OpenApiOperation): HeaderRow[] {
+  const rows = new Map<string, HeaderRow>();
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    for (const [name, header] of Object.entries(response.headers ?? {})) {
+      const row = rows.get(name) ?? { name, description: header.description ?? '', statuses: [] };
+      row.statuses.push(status);
+      rows.set(name, row);
+    }
+  }
+  const all = Object.keys(operation.responses ?? {});
+  // A header every answer carries is listed once as such, not as a column of every status.
+  return [...rows.values()].map((row) => (row.statuses.length === all.length && all.length > 1 ? { ...row, statuses: ['すべて'] } : row));
+}
+
+/** A parameter value of an example: written out, or read from an environment variable. */
+export type ExampleValue = string | { env: string };
+
 export interface ExampleInput {
   server: string;
   path: string;
-  params: Array<[string, string]>;
+  params: Array<[string, ExampleValue]>;
 }
 
+const shellValue = (v: ExampleValue) => (typeof v === 'string' ? v : `$${v.env}`);
+
 export function curlExample({ server, path, params }: ExampleInput): string {
-  return [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${v}"`)].join(' \\\n');
+  return [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${shellValue(v)}"`)].join(' \\\n');
 }
 
 export function javascriptExample({ server, path, params }: ExampleInput): string {
   return [
     `const params = new URLSearchParams({`,
-    ...params.map(([k, v]) => `  ${k}: '${v}',`),
+    ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
     `});`,
     `const res = await fetch(\`${server}${path}?\${params}\`, {`,
     `  headers: { 'X-API-Key': process.env.POI_API_KEY },`,
@@ -153,7 +205,7 @@ export function pythonExample({ server, path, params }: ExampleInput): string {
     'res = requests.get(',
     `    "${server}${path}",`,
     '    params={',
-    ...params.map(([k, v]) => `        "${k}": "${v}",`),
+    ...params.map(([k, v]) => `        "${k}": ${typeof v === 'string' ? `"${v}"` : `os.environ["${v.env}"]`},`),
     '    },',
     '    headers={"X-API-Key": os.environ["POI_API_KEY"]},',
     '    timeout=30,',
@@ -163,5 +215,29 @@ export function pythonExample({ server, path, params }: ExampleInput): string {
     '    raise RuntimeError(f"{res.status_code} {body[\'error\'][\'code\']}: {body[\'error\'][\'message\']}")',
     'for poi in body["data"]["pois"]:',
     '    print(poi["name"], poi.get("distance_m"))',
+  ].join('\n');
+}
+
+/** Walking every page with next_cursor (JavaScript): what the cursor is for. */
+export function cursorWalkExample({ server, path, params }: ExampleInput): string {
+  return [
+    `const base = new URLSearchParams({`,
+    ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
+    `  limit: '100',`,
+    `});`,
+    `const all = [];`,
+    `let cursor = null;`,
+    `do {`,
+    `  const params = new URLSearchParams(base);`,
+    `  if (cursor) params.set('cursor', cursor);`,
+    `  const res = await fetch(\`${server}${path}?\${params}\`, {`,
+    `    headers: { 'X-API-Key': process.env.POI_API_KEY },`,
+    `  });`,
+    `  const body = await res.json();`,
+    `  if (!res.ok) throw new Error(\`\${res.status} \${body.error.code}: \${body.error.message}\`);`,
+    `  all.push(...body.data.pois);`,
+    `  cursor = body.data.next_cursor;`,
+    `} while (cursor);`,
+    `console.log(all.length);`,
   ].join('\n');
 }

@@ -7,21 +7,28 @@ import { usePageTitle } from '../../../lib/use-page-title';
 import {
   boundsOf,
   curlExample,
+  cursorWalkExample,
   errorsOf,
   fieldsOf,
+  headersOf,
+  samplesOf,
   javascriptExample,
   publicEndpoints,
   pythonExample,
   successSchemaOf,
   typeLabel,
   type Endpoint,
+  type ExampleValue,
   type OpenApiDocument,
 } from '../openapi-view';
 import { PublicPage } from '../../landing/components/public-page';
 
-/** Example values for the parameters the examples use; the names themselves come from the document. */
-const EXAMPLE_VALUES: Record<string, string> = {
-  dataset_id: 'データセットID',
+/**
+ * Example values for the parameters the examples use; the names themselves come from the
+ * document. The dataset and the key come from environment variables, so a pasted example runs.
+ */
+const EXAMPLE_VALUES: Record<string, ExampleValue> = {
+  dataset_id: { env: 'POI_DATASET_ID' },
   keyword: 'カフェ',
   latitude: '35.681236',
   longitude: '139.767125',
@@ -55,7 +62,7 @@ function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) 
   const [tab, setTab] = useState<'curl' | 'js' | 'python'>('curl');
   const params = (endpoint.operation.parameters ?? [])
     .filter((p) => p.in === 'query' && EXAMPLE_VALUES[p.name])
-    .map((p) => [p.name, EXAMPLE_VALUES[p.name]!] as [string, string]);
+    .map((p) => [p.name, EXAMPLE_VALUES[p.name]!] as [string, ExampleValue]);
   const input = { server, path: endpoint.path, params };
   const tabs = [
     { id: 'curl', label: 'curl', code: curlExample(input) },
@@ -82,7 +89,14 @@ function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) 
       <div role="tabpanel" className="mt-2">
         <Code label={`${current.label} の例`}>{current.code}</Code>
       </div>
-      <p className="mt-2 text-xs text-gray-700">APIキーは環境変数 POI_API_KEY に設定して使う例です。キーをソースコードに直接書かないでください。</p>
+      <p className="mt-2 text-xs text-gray-700">
+        APIキーを環境変数 POI_API_KEY に、検索するデータセットのIDを POI_DATASET_ID に設定して使う例です(例:{' '}
+        <code className="font-mono">export POI_API_KEY=poi_live_… POI_DATASET_ID=…</code>)。データセットIDは
+        <a className="mx-1 text-blue-800 underline" href="/marketplace">
+          マーケットプレイス
+        </a>
+        のカードをクリックするとコピーできます(データセット詳細画面にも表示されます)。キーをソースコードに直接書かないでください。
+      </p>
     </div>
   );
 }
@@ -156,8 +170,9 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
 
       <Section id="errors" title="エラー">
         <p>
-          エラー時は <code className="font-mono">{'{ "success": false, "error": { "code", "message", "request_id" } }'}</code>{' '}
-          を返します。message は日本語で、そのまま利用者に表示できます。問い合わせの際は request_id(X-Request-Id ヘッダーと同じ値)をお知らせください。
+          エラー時は <code className="font-mono">{'{ "success": false, "error": { "code", "message", "request_id" }, "errors": [{ "field", "message" }] }'}</code>{' '}
+          を返します。message は日本語で、そのまま利用者に表示できます。errors は入力エラー(400)のときだけ付き、問題のあるパラメーター名(field)とその理由(message)を1件ずつ並べます。問い合わせの際は
+          request_id(X-Request-Id ヘッダーと同じ値)をお知らせください。
         </p>
         <div className="overflow-x-auto rounded-lg border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200">
@@ -179,6 +194,78 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
             </tbody>
           </table>
         </div>
+      </Section>
+
+      <Section id="headers" title="応答ヘッダー">
+        <div className="overflow-x-auto rounded-lg border border-gray-200">
+          <table className="min-w-full divide-y divide-gray-200">
+            <thead className="bg-gray-50">
+              <tr>
+                <th scope="col" className={th}>ヘッダー</th>
+                <th scope="col" className={th}>付く応答</th>
+                <th scope="col" className={th}>説明</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {headersOf(operation).map((h) => (
+                <tr key={h.name}>
+                  <td className={`${td} whitespace-nowrap font-mono text-xs font-semibold`}>{h.name}</td>
+                  <td className={`${td} font-mono text-xs`}>{h.statuses.join(', ')}</td>
+                  <td className={td}>{h.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p>すべての応答に CORS ヘッダー(Access-Control-Allow-Origin: *)が付き、上のヘッダーはブラウザーの JavaScript からも読めます。</p>
+      </Section>
+
+      <Section id="samples" title="応答例">
+        {samplesOf(operation).map((sample) => (
+          <div key={`${sample.status}-${sample.name}`}>
+            <h3 className="mb-1 font-semibold text-gray-900">
+              <span className="mr-2 font-mono">{sample.status}</span>
+              {sample.summary}
+            </h3>
+            <Code label={`応答例 ${sample.status} ${sample.summary}`}>{sample.json}</Code>
+          </div>
+        ))}
+      </Section>
+
+      <Section id="paging" title="ページ送り">
+        <p>
+          並び順は常に一意です。緯度・経度を指定した検索は中心から近い順(同じ距離なら poi_id の昇順)、それ以外は登録の新しい順(同じ日時なら poi_id
+          の降順)です。total はどのページでも同じ値で、{'100'}件までは正確に数え、超えると 100 を返して total_capped が true になります(キーワードも地点も指定しない一覧は件数の上限なく正確です)。
+        </p>
+        <ul className="list-disc space-y-1 pl-6">
+          <li>
+            <strong>offset</strong>:ページ番号で表示するとき。offset = (ページ番号 − 1) × limit。データが変わらない間は、全ページで各POIがちょうど1回ずつ返ります。
+          </li>
+          <li>
+            <strong>cursor</strong>:全件をたどるとき。応答の next_cursor を同じ検索条件のまま cursor に指定すると続きを返し、最後のページでは next_cursor が null
+            になります。途中でPOIが追加・削除されても、最初から最後まで存在したPOIは重複も欠落もなく1回ずつ返ります。cursor は検索条件(データセット・キーワード・地点・半径)に結び付いた署名付きの値で、条件を変えたり書き換えたりすると
+            400 になります。limit はページごとに変えられます。cursor と offset は同時に指定できません。
+          </li>
+        </ul>
+        <Code label="cursor で全件を取得する例(JavaScript)">{cursorWalkExample({ server, path: endpoint.path, params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', 'カフェ']] })}</Code>
+      </Section>
+
+      <Section id="rules" title="パラメーターの扱い">
+        <ul className="list-disc space-y-1 pl-6">
+          <li>キーワードを空白(半角・全角)で区切ると、すべての語を含むPOIだけが該当します(例:「千代田 寿司」)。語はどの項目(名称・住所・カテゴリ・タグ)にあってもよく、順序も問いません。</li>
+          <li>距離は平均地球半径 6,371,008.8 m の球面上の大圏距離(ハバーサイン式と同じ)です。半径の絞り込みと distance_m は同じ距離で計算します。</li>
+          <li>数値は10進数で指定します(0x23 や 3.5e1 は 400)。空の値(limit= など)も 400 です。</li>
+          <li>
+            使えるのは表のパラメーターだけです。それ以外(lat、lng、q など)は、考えられる正しい名前を添えて 400
+            になります。dataset_id 以外を2回指定した場合や、URLエンコード(%xx)が壊れている場合も 400 です。
+          </li>
+          <li>同じ dataset_id を複数回指定しても1件として扱い、検索料金も1回分です。</li>
+          <li>
+            GET 以外のメソッド(HEAD を含む)は 405(Allow: GET, OPTIONS)、/api/v1 の存在しないURLは 404 です。どちらも課金されません。エラーの errors[]
+            には項目(field)ごとの理由が入ります。
+          </li>
+          <li>X-Request-Id ヘッダーに 8〜128 文字の英数字・._- を送ると、その値がこのリクエストのIDになり、応答の X-Request-Id と error.request_id に返ります。</li>
+        </ul>
       </Section>
 
       <Section id="examples" title="リクエスト例">
@@ -217,6 +304,10 @@ export function DocsPage() {
             ['parameters', 'パラメーター'],
             ['response', '応答'],
             ['errors', 'エラー'],
+            ['headers', '応答ヘッダー'],
+            ['samples', '応答例'],
+            ['paging', 'ページ送り'],
+            ['rules', 'パラメーターの扱い'],
             ['rate-limits', 'レート制限'],
             ['billing', '課金'],
             ['examples', 'リクエスト例'],

@@ -28,7 +28,9 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
   const pageSize = POI_SEARCH_DEFAULT_LIMIT;
   const list = usePoiList({ datasetIds: [datasetId], keyword: keyword || undefined, page, pageSize });
 
+  // A dataset's list is counted exactly (its POI count); a keyword's matches up to 100 ("100件以上").
   const total = list.data?.total ?? 0;
+  const capped = list.data?.total_capped ?? false;
   const totalPages = Math.max(1, Math.ceil(total / pageSize));
 
   const onSearch = (e: FormEvent) => {
@@ -51,7 +53,7 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <h2 id="poi-section" className="text-lg font-semibold text-gray-900">
           POI一覧
-          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({total} 件)</span> : null}
+          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total} 件`})</span> : null}
         </h2>
         {registerButton}
       </div>
@@ -133,7 +135,7 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
               </tbody>
             </table>
           </div>
-          <Pagination page={page} totalPages={totalPages} total={total} onChange={setPage} />
+          <Pagination page={page} totalPages={totalPages} total={total} capped={capped} hasNext={list.data.next_cursor !== null} onChange={setPage} />
           <div className="mt-4">
             <PoiMap pois={list.data.pois} onSelect={setViewing} label="POI一覧の地図" />
           </div>

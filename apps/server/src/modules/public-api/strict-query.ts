@@ -1,0 +1,89 @@
+import type { FieldError } from '../../lib/errors';
+
+/** The public search's parameters; only dataset_id may repeat. */
+export const SEARCH_PARAMETERS = ['dataset_id', 'keyword', 'latitude', 'longitude', 'radius', 'limit', 'offset', 'cursor'] as const;
+const REPEATABLE = new Set(['dataset_id']);
+
+/** What a mistyped parameter most likely meant. */
+const HINTS: Record<string, string> = {
+  lat: 'latitude',
+  latitude_deg: 'latitude',
+  lng: 'longitude',
+  lon: 'longitude',
+  long: 'longitude',
+  q: 'keyword',
+  query: 'keyword',
+  keywords: 'keyword',
+  kw: 'keyword',
+  word: 'keyword',
+  r: 'radius',
+  distance: 'radius',
+  radius_m: 'radius',
+  dataset: 'dataset_id',
+  datasets: 'dataset_id',
+  dataset_ids: 'dataset_id',
+  datasetid: 'dataset_id',
+  size: 'limit',
+  per_page: 'limit',
+  count: 'limit',
+  page_size: 'limit',
+  page: 'offset',
+  skip: 'offset',
+  start: 'offset',
+  next: 'cursor',
+  next_cursor: 'cursor',
+  after: 'cursor',
+  page_token: 'cursor',
+};
+
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks a public search's raw query string before the schema sees it. Fastify's query parser
+ * silently keeps broken percent-encoding (`%E3%81`, `%ZZ`) and drops nothing it does not know,
+ * so a mistyped `lat=` would search without the point and be billed. Answers the field errors:
+ * undecodable names or values, unknown parameters (with the likely intended one) and scalar
+ * parameters given twice.
+ */
+export function checkSearchQuery(rawQuery: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const counts = new Map<string, number>();
+  for (const part of rawQuery.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const name = decode(rawName);
+    if (name === undefined) {
+      errors.push({ field: rawName, message: `パラメーター名 ${rawName} のURLエンコード(%xx)が正しくありません` });
+      continue;
+    }
+    if (eq !== -1 && decode(part.slice(eq + 1)) === undefined) {
+      errors.push({ field: name, message: `${name} の値のURLエンコード(%xx)が正しくありません。UTF-8 の文字をパーセントエンコードして指定してください` });
+    }
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const [name, count] of counts) {
+    if (!(SEARCH_PARAMETERS as readonly string[]).includes(name)) {
+      const hint = HINTS[name.toLowerCase()];
+      errors.push({ field: name, message: hint ? `不明なパラメーター ${name} です。${hint} の誤りではありませんか` : `不明なパラメーター ${name} です` });
+    } else if (count > 1 && !REPEATABLE.has(name)) {
+      errors.push({ field: name, message: `${name} は1回だけ指定してください` });
+    }
+  }
+  return errors;
+}
+
+/** The envelope's message for the errors of checkSearchQuery: unknown parameters listed together. */
+export function summarizeQueryErrors(errors: FieldError[]): string {
+  const unknown = errors.filter((e) => e.message.startsWith('不明なパラメーター'));
+  if (unknown.length > 1) {
+    return `不明なパラメーターがあります: ${unknown.map((e) => e.field).join(', ')}。使えるのは ${SEARCH_PARAMETERS.join(', ')} です`;
+  }
+  return errors[0]!.message;
+}
