@@ -205,12 +205,13 @@ describe('import modes (issue 19 defect 4)', () => {
     const refused = await importFile(ds, 'csv', 'r.csv', 'name,latitude,longitude\n,91,0\n', 'replace');
     expect(refused.statusCode).toBe(400);
     expect(await countOf(ds)).toBe(3);
-    const res = await importFile(ds, 'csv', 'r.csv', `poi_id,name,latitude,longitude\n${ids[0]},残した,35,139\n,新しい,34,135\n`, 'replace');
-    expect(res.json()).toMatchObject({ added_count: 1, updated_count: 1, deleted_count: 2, imported_count: 2 });
+    // ids[1] is named unchanged: kept (an equal row is not rewritten, yet it belongs to the file).
+    const res = await importFile(ds, 'csv', 'r.csv', `poi_id,name,latitude,longitude\n${ids[0]},残した,35,139\n${ids[1]},消える,35,139\n,新しい,34,135\n`, 'replace');
+    expect(res.json()).toMatchObject({ added_count: 1, updated_count: 2, deleted_count: 1, imported_count: 3 });
     const stored = await storedOf(ds);
-    expect(stored.map((s) => s.name).sort()).toEqual(['新しい', '残した']);
+    expect(stored.map((s) => s.name).sort()).toEqual(['新しい', '消える', '残した'].sort());
     expect(stored.find((s) => s.name === '残した')!.poi_id).toBe(ids[0]);
-    expect(await poiCountOf(ds)).toBe(2);
+    expect(await poiCountOf(ds)).toBe(3);
   });
 
   it('refuses an unknown mode', async () => {

@@ -359,7 +359,11 @@ export async function findPoiDatasets(ex: Executor, ids: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.id, r.datasetId]));
 }
 
-/** Updates many POIs of one dataset in one statement (the same unnest shape as insertPoisBulk). */
+/**
+ * Updates many POIs of one dataset in one statement (the same unnest shape as insertPoisBulk).
+ * A row equal to the stored POI is left alone: re-importing an unchanged export rewrites
+ * nothing (no new row versions, no index churn, updated_at kept).
+ */
 export async function updatePoisBulk(ex: Executor, datasetId: string, rows: Array<{ id: string; fields: PoiFields }>): Promise<void> {
   if (!rows.length) return;
   const cols = rows.map((r) => toPoiColumns(r.fields));
@@ -376,18 +380,20 @@ export async function updatePoisBulk(ex: Executor, datasetId: string, rows: Arra
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
       ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
-     WHERE p.id = u.id AND p.dataset_id = ${datasetId}::uuid`);
+     WHERE p.id = u.id AND p.dataset_id = ${datasetId}::uuid
+       AND (p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.image_url, p.tags)
+           IS DISTINCT FROM (u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url, u.tags::text[])`);
 }
 
 /**
- * Deletes the dataset's POIs this transaction neither inserted nor updated (a replace import).
- * now() is the transaction's start time: the rows the import wrote carry it in created_at
- * (inserted) or updated_at (updated); every older row carries an earlier time.
+ * Deletes the dataset's POIs a replace import neither inserted nor named: `kept` are the ids
+ * the file named (updated or equal already); the rows inserted by this transaction carry its
+ * start time, now(), in created_at, which no older row can.
  */
-export async function deleteUntouchedPois(ex: Executor, datasetId: string): Promise<number> {
+export async function deleteUntouchedPois(ex: Executor, datasetId: string, kept: string[]): Promise<number> {
   const rows = await ex
     .delete(pois)
-    .where(and(eq(pois.datasetId, datasetId), sql`${pois.createdAt} <> now()`, sql`${pois.updatedAt} <> now()`))
+    .where(and(eq(pois.datasetId, datasetId), sql`${pois.createdAt} <> now()`, sql`${pois.id} <> ALL(${sql.param(kept)}::uuid[])`))
     .returning({ id: pois.id });
   return rows.length;
 }

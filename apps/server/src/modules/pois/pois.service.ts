@@ -246,6 +246,7 @@ export function createPoisService(deps: {
           streaming = false;
           await sink.finish();
           const unknown = repo.insertSink(tx, datasetId);
+          const kept: string[] = [];
           const entries = [...named];
           named.clear();
           for (let at = 0; at < entries.length; at += NAMED_BATCH) {
@@ -256,6 +257,7 @@ export function createPoisService(deps: {
               const owner = owners.get(id);
               if (owner === datasetId) {
                 updates.push({ id, fields: row.fields });
+                kept.push(id);
               } else if (owner) {
                 skip([{ line: row.line, field: 'poi_id', reason: 'このPOI IDは別のデータセットのPOIです' }]);
               } else {
@@ -272,7 +274,7 @@ export function createPoisService(deps: {
               errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
             });
           }
-          if (mode === 'replace') out.deleted = await repo.deleteUntouchedPois(tx, datasetId);
+          if (mode === 'replace') out.deleted = await repo.deleteUntouchedPois(tx, datasetId, kept);
         } catch (err) {
           if (streaming) await sink.abort();
           throw importError(err);
