@@ -20,7 +20,7 @@ import { buildSearchStatements, type PoiSearchFilter } from '../apps/server/src/
 import { CITIES, generatePois, prng } from './generate';
 import { copyIntoPglite, copyIntoPostgres } from './load';
 import { runConsoleBench, type ConsoleCheck } from './console';
-import { runImportBench } from './import-bench';
+import { runImportBench, runRoundTripBench } from './import-bench';
 import { runPublicApiBench } from './public-api-bench';
 import { fmt, pct, type BenchResult } from './stats';
 
@@ -284,6 +284,9 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
       }
       if (process.env.BENCH_SKIP_IMPORT !== '1') {
         results.push(...(await runImportBench({ kind, base, headers, datasetId: account.datasetId, raw: engine.raw, database: engine.database })));
+      }
+      if (process.env.BENCH_SKIP_ROUNDTRIP !== '1') {
+        results.push(...(await runRoundTripBench({ kind, base, headers, datasetId: account.datasetId, raw: engine.raw, database: engine.database })));
       }
     } finally {
       await app.close();

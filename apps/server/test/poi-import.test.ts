@@ -27,8 +27,8 @@ function multipart(fields: Record<string, string>, file?: { name: string; conten
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function importFile(who: Actor, datasetId: string, format: string, name: string, content: Buffer | string) {
-  const body = multipart({ dataset_id: datasetId, format }, { name, content });
+async function importFile(who: Actor, datasetId: string, format: string, name: string, content: Buffer | string, mode?: string) {
+  const body = multipart({ dataset_id: datasetId, format, ...(mode ? { mode } : {}) }, { name, content });
   return ctx.app.inject({ method: 'POST', url: '/console/v1/poi/bulk-import', headers: { ...bearer(who.token), ...body.headers }, payload: body.payload });
 }
 
@@ -56,7 +56,7 @@ afterAll(async () => {
 const CSV = [
   '名称,緯度,経度,住所,カテゴリ,説明,電話番号,ウェブサイト,画像URL,タグ',
   'カフェ東京,35.681236,139.767125,東京都千代田区丸の内1-1,カフェ,"駅前の店, 朝7時から",03-1234-5678,https://example.com,,Wi-Fi|禁煙',
-  '"改行\nのある店",35.0,135.0,,,,,,,電源、個室',
+  '"改行\nのある店",35.0,135.0,,,,,,,"電源、個室|a,b"',
   '緯度がおかしい店,91,139,,,,,,,',
   ',35,139,,,,,,,',
 ].join('\r\n');
@@ -68,14 +68,16 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, imported_count: 2, total_count: 4, skipped_count: 2, message: 'POIの一括インポートが完了しました' });
+    // Rows as a spreadsheet shows them: the header is row 1, the two-line record is row 3.
     expect(body.skipped).toEqual([
-      { line: 5, field: 'latitude', reason: '緯度は-90から90の範囲で入力してください' },
-      { line: 6, field: 'name', reason: '名称を入力してください' },
+      { line: 4, field: 'latitude', reason: '緯度は-90から90の範囲で入力してください' },
+      { line: 5, field: 'name', reason: '名称を入力してください' },
     ]);
     const pois = await poisOf(ds);
     const cafe = pois.find((p) => p.name === 'カフェ東京')!;
     expect(cafe).toMatchObject({ description: '駅前の店, 朝7時から', tags: ['Wi-Fi', '禁煙'], website: 'https://example.com', image_url: null });
-    expect(pois.find((p) => p.name === '改行\nのある店')).toMatchObject({ tags: ['電源', '個室'] });
+    // Tags are separated by | only: 、 and commas belong to the tag.
+    expect(pois.find((p) => p.name === '改行\nのある店')).toMatchObject({ tags: ['電源、個室', 'a,b'] });
     expect((await api('GET', `/datasets/${ds}`, provider)).json().data.poi_count).toBe(2);
   });
 
@@ -89,8 +91,8 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     ].join('\n');
     const res = await importFile(provider, ds, 'csv', 'escapes.csv', csv);
     expect(res.statusCode).toBe(200);
-    // Line numbers are the file's own: the first record spans lines 2–4 (its quoted CR and LF).
-    expect(res.json()).toMatchObject({ imported_count: 2, total_count: 3, skipped: [{ line: 5, field: 'name', reason: '名称に使用できない文字(NUL)が含まれています' }] });
+    // Rows are records as a spreadsheet shows them: the first record (with its quoted CR and LF) is row 2.
+    expect(res.json()).toMatchObject({ imported_count: 2, total_count: 3, skipped: [{ line: 3, field: 'name', reason: '名称に使用できない文字(NUL)が含まれています' }] });
     const pois = await poisOf(ds);
     expect(pois.find((p) => p.name === 'C:\\path\\店')).toMatchObject({ address: '\\N', description: 'タブ\tと\r改行\nと"引用"', tags: ['a\\b', '"c"'] });
     expect((pois.find((p) => p.name === '長い説明の店')!.description as string).length).toBe(1000);
@@ -146,7 +148,7 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     expect(wrongFormat.json().error.message).toBe('ファイル形式は csv または json を指定してください');
     const ext = await importFile(provider, ds, 'csv', 'a.txt', CSV);
     expect(ext.statusCode).toBe(400);
-    expect(ext.json().error.message).toBe('ファイルは .csv または .json を選択してください');
+    expect(ext.json().error.message).toBe('ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください');
     const noFile = multipart({ dataset_id: ds, format: 'csv' });
     const missing = await ctx.app.inject({ method: 'POST', url: '/console/v1/poi/bulk-import', headers: { ...bearer(provider.token), ...noFile.headers }, payload: noFile.payload });
     expect(missing.statusCode).toBe(400);
@@ -208,16 +210,16 @@ describe('export', () => {
     expect(csv.body).toContain("'+81-3-0000");
 
     const back = await newDataset();
-    const imported = await importFile(provider, back, 'csv', 'export.csv', csv.rawPayload);
+    const imported = await importFile(provider, back, 'csv', 'export.csv', csv.rawPayload, 'add');
     expect(imported.json()).toMatchObject({ imported_count: 2, skipped_count: 0 });
     const strip = (list: Array<Record<string, unknown>>) =>
-      list.map(({ name, latitude, longitude, address, phone, tags, description }) => ({ name: String(name).replace(/^'/, ''), latitude, longitude, address, phone: phone ? String(phone).replace(/^'/, '') : phone, tags, description })).sort((a, b) => a.name.localeCompare(b.name));
+      list.map(({ name, latitude, longitude, address, phone, tags, description }) => ({ name: String(name), latitude, longitude, address, phone, tags, description })).sort((a, b) => a.name.localeCompare(b.name));
     expect(strip(await poisOf(back))).toEqual(strip(await poisOf(ds)));
 
     const geo = await api('GET', `/datasets/${ds}/export?format=geojson`, provider);
     expect(geo.json().type).toBe('FeatureCollection');
     const back2 = await newDataset();
-    expect((await importFile(provider, back2, 'json', 'e.geojson', geo.body)).json()).toMatchObject({ imported_count: 2 });
+    expect((await importFile(provider, back2, 'json', 'e.geojson', geo.body, 'add')).json()).toMatchObject({ imported_count: 2 });
     expect(strip(await poisOf(back2))).toEqual(strip(await poisOf(ds)));
 
     expect((await api('GET', `/datasets/${ds}/export?format=csv`, other)).statusCode).toBe(403);

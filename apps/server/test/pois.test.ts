@@ -76,7 +76,7 @@ describe('POST /console/v1/poi/register', () => {
     [{ name: 'x', latitude: 90.000001 }, 'latitude', '緯度は-90から90の範囲で入力してください'],
     [{ name: 'x', latitude: -90.1 }, 'latitude', '緯度は-90から90の範囲で入力してください'],
     [{ name: 'x', longitude: 180.000001 }, 'longitude', '経度は-180から180の範囲で入力してください'],
-    [{ name: 'x', latitude: 'north' }, 'latitude', '緯度を入力してください'],
+    [{ name: 'x', latitude: 'north' }, 'latitude', '緯度は数値で入力してください'],
     [{ name: 'x', address: 'あ'.repeat(501) }, 'address', '住所は500文字以内で入力してください'],
     [{ name: 'x', category: 'あ'.repeat(101) }, 'category', 'カテゴリは100文字以内で入力してください'],
     [{ name: 'x', description: 'あ'.repeat(1001) }, 'description', '説明は1000文字以内で入力してください'],

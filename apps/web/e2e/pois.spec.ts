@@ -34,7 +34,7 @@ test('import a CSV in the modal, find the POIs by keyword and radius on /poi, mo
   await expect(modal.getByText('CSVのサンプル')).toBeVisible();
   await expect(modal.getByRole('button', { name: 'インポート' })).toBeDisabled();
   await modal.getByLabel('ファイル', { exact: false }).first().setInputFiles({ name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
-  await expect(modal.getByText('ファイルは .csv または .json を選択してください')).toBeVisible();
+  await expect(modal.getByText('ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください')).toBeVisible();
   await modal.getByLabel('ファイル', { exact: false }).first().setInputFiles({ name: 'stores.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
   await expect(modal.getByTestId('import-file-info')).toHaveText(/stores\.csv(.*B)/);
   await modal.getByRole('button', { name: 'インポート' }).click();

@@ -22,6 +22,8 @@ export const PRICE_MAX = 1000;
 export const PRICE_STEP = 0.01;
 
 export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
+/** A gzip-compressed upload (≤ IMPORT_MAX_BYTES as sent) may expand to at most this much. */
+export const IMPORT_MAX_EXPANDED_BYTES = 100 * 1024 * 1024;
 export const IMPORT_PROGRESS_STEP = 10;
 export const IMPORT_PROGRESS_INTERVAL_MS = 200;
 export const IMPORT_PROGRESS_CAP = 90;

@@ -113,9 +113,13 @@ export const messages = {
   poiMoveSameDataset: '移動先に同じデータセットは指定できません',
   importNoValidRows: '取り込めるPOIがありませんでした。スキップされた行の理由を確認してください',
   importWrongFormat: 'ファイル形式は csv または json を指定してください',
-  importFieldsFirst: 'dataset_id と format はファイルより前に送信してください',
   importFileMissing: 'ファイルを選択してください',
-  importFileExtension: 'ファイルは .csv または .json を選択してください',
+  importFileExtension: 'ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください',
+  importExpandedTooLarge: '展開後のファイルサイズが100MBを超えています',
+  importGzipBroken: 'gzipファイルを展開できませんでした。ファイルが壊れていないか確認してください',
+  importOneFile: 'ファイルは1つだけ送信してください',
+  importTooManyFields: 'フォームの項目が多すぎます。dataset_id、format、mode、file のみを送信してください',
+  importWrongMode: '取り込み方法は add、update、replace のいずれかを指定してください',
   poiPreviewOnly: 'プレビューでは先頭10件のみ表示できます。全件の検索はAPIをご利用ください',
 
   // Generic

@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import { ArrowLeft, Copy, Download, Tag, Trash2, Upload } from 'lucide-react';
+import { ArrowLeft, Copy, Tag, Trash2, Upload } from 'lucide-react';
 import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import { Button } from '../components/ui/button';
@@ -13,11 +13,10 @@ import { datasetKeys } from '../features/datasets/api/keys';
 import { copyDatasetId } from '../features/datasets/components/dataset-card';
 import { PriceChangeModal } from '../features/datasets/components/price-change-modal';
 import { PriceHistory } from '../features/datasets/components/price-history';
-import { downloadExport } from '../features/pois/api/pois-api';
+import { PoiExportMenu } from '../features/pois/components/poi-export-menu';
 import { PoiImportModal } from '../features/pois/components/poi-import-modal';
 import { PoiSection } from '../features/pois/components/poi-section';
 import { getErrorMessage } from '../lib/api-client';
-import { downloadBlob } from '../lib/browser-files';
 
 /** A UUID that may wrap after its hyphens only, never inside a group of digits. */
 function BreakAtHyphens({ text }: { text: string }) {
@@ -44,14 +43,6 @@ export function DatasetDetailPage() {
   const [changingPrice, setChangingPrice] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [importing, setImporting] = useState(false);
-
-  const onExport = async (format: 'csv' | 'geojson') => {
-    try {
-      downloadBlob(`dataset-${datasetId}.${format}`, await downloadExport(datasetId, format));
-    } catch (error) {
-      toast.error(getErrorMessage(error, 'エクスポートに失敗しました'));
-    }
-  };
 
   const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/marketplace'));
 
@@ -100,14 +91,7 @@ export function DatasetDetailPage() {
                   <Upload className="h-4 w-4" aria-hidden="true" />
                   POI一括インポート
                 </Button>
-                <Button variant="secondary" onClick={() => void onExport('csv')}>
-                  <Download className="h-4 w-4" aria-hidden="true" />
-                  CSVエクスポート
-                </Button>
-                <Button variant="secondary" onClick={() => void onExport('geojson')}>
-                  <Download className="h-4 w-4" aria-hidden="true" />
-                  GeoJSONエクスポート
-                </Button>
+                <PoiExportMenu datasetId={datasetId} datasetName={query.data.name} />
                 <Button variant="danger" onClick={() => setConfirmDelete(true)}>
                   <Trash2 className="h-4 w-4" aria-hidden="true" />
                   削除

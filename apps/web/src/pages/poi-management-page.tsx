@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { ArrowRightLeft, Eye, Pencil, Search, Trash2 } from 'lucide-react';
 import { formatCoordinate } from '@poi/shared/format';
@@ -13,6 +14,7 @@ import { PageHeader } from '../components/ui/page-header';
 import { Pagination } from '../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
 import { useDatasets } from '../features/datasets/api/datasets-api';
+import { datasetKeys } from '../features/datasets/api/keys';
 import type { PoiListFilters } from '../features/pois/api/keys';
 import { useMovePoi, usePoiList } from '../features/pois/api/pois-api';
 import { PoiMap } from '../features/pois/components/lazy-poi-map';
@@ -56,6 +58,9 @@ export function PoiManagementPage() {
   const filters: PoiListFilters = { datasetIds: criteria?.datasetIds ?? [], keyword: criteria?.keyword, point: criteria?.point, page, pageSize: PAGE_SIZE };
   const list = usePoiList(filters, !!criteria && filters.datasetIds.length > 0);
   const move = useMovePoi();
+  const client = useQueryClient();
+  /** The dataset choices show POI counts: a move or delete changes two or one of them. */
+  const refreshCounts = () => void client.invalidateQueries({ queryKey: datasetKeys.all });
 
   const onSearch = (e: FormEvent) => {
     e.preventDefault();
@@ -87,6 +92,7 @@ export function PoiManagementPage() {
     if (!moving || !moveTarget) return;
     try {
       await move.mutateAsync({ poiId: moving.poi_id, targetDatasetId: moveTarget });
+      refreshCounts();
       toast.success(messages.poiMoved);
       setMoving(null);
     } catch (error) {
@@ -95,6 +101,39 @@ export function PoiManagementPage() {
   };
 
 
+
+  /** 詳細・編集・移動・削除 of one POI, as table-row buttons or larger card buttons. */
+  const actionsOf = (poi: Poi, look: 'row' | 'card') => {
+    const base = look === 'card' ? 'inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm' : 'inline-flex items-center gap-1 rounded px-2 py-1';
+    return (
+      <>
+        <button type="button" onClick={() => setViewing(poi)} aria-label={`${poi.name} の詳細`} className={`${base} text-blue-800 hover:bg-blue-50`}>
+          <Eye className="h-4 w-4" aria-hidden="true" />
+          詳細
+        </button>
+        <button type="button" onClick={() => setEditing(poi)} aria-label={`${poi.name} を編集`} className={`${base} text-gray-800 hover:bg-gray-100`}>
+          <Pencil className="h-4 w-4" aria-hidden="true" />
+          編集
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setMoving(poi);
+            setMoveTarget('');
+          }}
+          aria-label={`${poi.name} を移動`}
+          className={`${base} text-gray-800 hover:bg-gray-100`}
+        >
+          <ArrowRightLeft className="h-4 w-4" aria-hidden="true" />
+          移動
+        </button>
+        <button type="button" onClick={() => setDeleting(poi)} aria-label={`${poi.name} を削除`} className={`${base} text-red-800 hover:bg-red-50`}>
+          <Trash2 className="h-4 w-4" aria-hidden="true" />
+          削除
+        </button>
+      </>
+    );
+  };
 
   if (datasets.isPending) return <LoadingBlock />;
   if (datasets.isError) return <ErrorBlock message={getErrorMessage(datasets.error, messages.datasetListFailed)} onRetry={() => void datasets.refetch()} />;
@@ -198,53 +237,63 @@ export function PoiManagementPage() {
           <EmptyBlock message="条件に一致するPOIはありません" />
         ) : (
           <>
-            <div className="-mx-5 overflow-x-auto">
-              <table className="w-full min-w-[52rem] divide-y divide-gray-200 text-sm">
+            {/* Cards below lg (phones, tablets, narrow windows), a table with room for every column from lg up. */}
+            <ul aria-label="検索結果のPOI" className={`space-y-3 lg:hidden ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
+              {list.data.pois.map((poi) => (
+                <li key={poi.poi_id} className="rounded-md border border-gray-200 p-3">
+                  <p className="break-words font-medium text-gray-900">{poi.name}</p>
+                  <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                    <dt className="text-gray-700">住所</dt>
+                    <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
+                    <dt className="text-gray-700">データセット</dt>
+                    <dd className="break-words text-gray-800">{nameOf(poi.dataset_id)}</dd>
+                    {poi.distance_m !== undefined ? (
+                      <>
+                        <dt className="text-gray-700">距離</dt>
+                        <dd className="text-gray-800">{formatDistance(poi.distance_m)}</dd>
+                      </>
+                    ) : null}
+                    <dt className="text-gray-700">緯度・経度</dt>
+                    <dd className="font-mono text-xs leading-5 text-gray-800">
+                      {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                    </dd>
+                  </dl>
+                  <div className="mt-2 flex flex-wrap gap-2">{actionsOf(poi, 'card')}</div>
+                </li>
+              ))}
+            </ul>
+            <div className="-mx-5 hidden lg:block">
+              <table className="w-full table-fixed divide-y divide-gray-200 text-sm">
+                <colgroup>
+                  <col className="w-[22%]" />
+                  <col className="w-[24%]" />
+                  <col className="w-[16%]" />
+                  <col className="w-[9%]" />
+                  <col className="w-[29%]" />
+                </colgroup>
                 <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
                   <tr>
                     <th scope="col" className="px-5 py-2">名称</th>
-                    <th scope="col" className="px-3 py-2">住所</th>
+                    <th scope="col" className="px-3 py-2">住所・緯度経度</th>
                     <th scope="col" className="px-3 py-2">データセット</th>
                     <th scope="col" className="px-3 py-2">距離</th>
-                    <th scope="col" className="px-3 py-2">緯度・経度</th>
                     <th scope="col" className="px-5 py-2 text-right">操作</th>
                   </tr>
                 </thead>
                 <tbody className={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
                   {list.data.pois.map((poi) => (
                     <tr key={poi.poi_id}>
-                      <td className="min-w-[10rem] px-5 py-2 font-medium text-gray-900">{poi.name}</td>
-                      <td className="min-w-[12rem] px-3 py-2 text-gray-800">{poi.address || '-'}</td>
-                      <td className="px-3 py-2 text-gray-800">{nameOf(poi.dataset_id)}</td>
-                      <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDistance(poi.distance_m)}</td>
-                      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-gray-800">
-                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                      <td className="break-words px-5 py-2 font-medium text-gray-900">{poi.name}</td>
+                      <td className="break-words px-3 py-2 text-gray-800">
+                        {poi.address || '-'}
+                        <span className="mt-0.5 block font-mono text-xs text-gray-700">
+                          {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                        </span>
                       </td>
-                      <td className="whitespace-nowrap px-5 py-2 text-right">
-                        <button type="button" onClick={() => setViewing(poi)} aria-label={`${poi.name} の詳細`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-blue-800 hover:bg-blue-50">
-                          <Eye className="h-4 w-4" aria-hidden="true" />
-                          詳細
-                        </button>
-                        <button type="button" onClick={() => setEditing(poi)} aria-label={`${poi.name} を編集`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-gray-800 hover:bg-gray-100">
-                          <Pencil className="h-4 w-4" aria-hidden="true" />
-                          編集
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => {
-                            setMoving(poi);
-                            setMoveTarget('');
-                          }}
-                          aria-label={`${poi.name} を移動`}
-                          className="inline-flex items-center gap-1 rounded px-2 py-1 text-gray-800 hover:bg-gray-100"
-                        >
-                          <ArrowRightLeft className="h-4 w-4" aria-hidden="true" />
-                          移動
-                        </button>
-                        <button type="button" onClick={() => setDeleting(poi)} aria-label={`${poi.name} を削除`} className="inline-flex items-center gap-1 rounded px-2 py-1 text-red-800 hover:bg-red-50">
-                          <Trash2 className="h-4 w-4" aria-hidden="true" />
-                          削除
-                        </button>
+                      <td className="break-words px-3 py-2 text-gray-800">{nameOf(poi.dataset_id)}</td>
+                      <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDistance(poi.distance_m)}</td>
+                      <td className="px-5 py-2">
+                        <div className="flex flex-wrap justify-end gap-1">{actionsOf(poi, 'row')}</div>
                       </td>
                     </tr>
                   ))}
@@ -288,7 +337,7 @@ export function PoiManagementPage() {
           </FormField>
         </Modal>
       ) : null}
-      {deleting ? <PoiDeleteDialog poi={deleting} onDone={() => setDeleting(null)} /> : null}
+      {deleting ? <PoiDeleteDialog poi={deleting} onDone={() => setDeleting(null)} onDeleted={refreshCounts} /> : null}
     </div>
   );
 }

@@ -13,11 +13,14 @@ const blankToUndefined = (v: unknown) => (v === '' || v === null || (typeof v ==
 /** PostgreSQL text cannot hold U+0000: refused as a field error rather than failing the write. */
 const withoutNul = (label: string) => [(v: string) => !v.includes('\u0000'), `${label}に使用できない文字(NUL)が含まれています`] as const;
 
+/** A field given with the wrong type (a JSON number for a phone number, say). */
+const textError = (label: string) => ({ error: `${label}は文字列で入力してください` });
+
 const optionalText = (max: number, label: string) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string()
+      .string(textError(label))
       .trim()
       .max(max, `${label}は${max}文字以内で入力してください`)
       .refine(...withoutNul(label))
@@ -28,7 +31,7 @@ const optionalUrl = (label: string) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string()
+      .string(textError(label))
       .trim()
       .max(POI_FIELD_MAX.website, `${label}は${POI_FIELD_MAX.website}文字以内で入力してください`)
       .refine(...withoutNul(label))
@@ -43,12 +46,24 @@ const optionalUrl = (label: string) =>
       .optional(),
   );
 
+/**
+ * A coordinate given as text: NFKC first (full-width ３５．６８ and －, as keywords are
+ * normalised), U+2212 minus read as '-'; anything else that is not a plain decimal number
+ * (`abc`, a decimal comma `35,68`, `35°39'N`) is "not a number", never "missing".
+ */
+const coordinateFromText = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const text = v.normalize('NFKC').replace(/\u2212/g, '-').trim();
+  if (text === '') return undefined;
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : Number.NaN;
+};
+
 const coordinate = (label: string, max: number) =>
   z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v),
+    coordinateFromText,
     z
-      .number({ error: `${label}を入力してください` })
-      .refine(Number.isFinite, `${label}を入力してください`)
+      .number({ error: (issue) => (issue.input === undefined ? `${label}を入力してください` : `${label}は数値で入力してください`) })
+      .refine(Number.isFinite, `${label}は数値で入力してください`)
       .min(-max, `${label}は-${max}から${max}の範囲で入力してください`)
       .max(max, `${label}は-${max}から${max}の範囲で入力してください`),
   );
@@ -75,7 +90,7 @@ export const poiFieldsSchema = z.object({
   name: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v),
     z
-      .string({ error: messages.poiNameRequired })
+      .string({ error: (issue) => (issue.input === undefined || issue.input === null ? messages.poiNameRequired : '名称は文字列で入力してください') })
       .min(1, messages.poiNameRequired)
       .max(POI_FIELD_MAX.name, `名称は${POI_FIELD_MAX.name}文字以内で入力してください`)
       .refine(...withoutNul('名称')),
@@ -260,17 +275,54 @@ export const movePoiBodySchema = z.object({ target_dataset_id: datasetIdSchema }
 export type MovePoiBody = z.infer<typeof movePoiBodySchema>;
 
 export const EXPORT_FORMATS = ['csv', 'geojson'] as const;
-export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('csv') });
+export const exportQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS).default('csv'),
+  /** gzip: the file comes as .csv.gz / .geojson.gz, which the import takes back as it is. */
+  compress: z.enum(['gzip'], { error: '圧縮形式は gzip を指定してください' }).optional(),
+});
 
 export const IMPORT_FORMATS = ['csv', 'json'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-/** The form fields sent before the file in a bulk import. */
+/**
+ * How an import treats the dataset's POIs: `add` adds every row; `update` updates the POI of
+ * the row's poi_id when it belongs to this dataset and adds the other rows (a poi_id of another
+ * dataset is a row error); `replace` does what `update` does and deletes the dataset's POIs the
+ * file does not name, in the same transaction. `update` is the default: re-importing an export
+ * never duplicates, and a file without poi_id is simply added.
+ */
+export const IMPORT_MODES = ['add', 'update', 'replace'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+export const IMPORT_DEFAULT_MODE: ImportMode = 'update';
+
+/** The form fields of a bulk import (in any order around the file). */
 export const importFieldsSchema = z.object({
   dataset_id: z.string({ error: messages.datasetIdRequired }).pipe(datasetIdSchema),
   format: z.enum(IMPORT_FORMATS, { error: messages.importWrongFormat }),
+  mode: z.enum(IMPORT_MODES, { error: messages.importWrongMode }).default(IMPORT_DEFAULT_MODE),
 });
 
+/** Japanese names of the fields an import reports on (skipped rows). */
+export const IMPORT_FIELD_LABELS: Record<string, string> = {
+  name: '名称',
+  latitude: '緯度',
+  longitude: '経度',
+  address: '住所',
+  category: 'カテゴリ',
+  description: '説明',
+  phone: '電話番号',
+  website: 'ウェブサイト',
+  image_url: '画像URL',
+  tags: 'タグ',
+  poi_id: 'POI ID',
+  geometry: 'ジオメトリ',
+  row: '行全体',
+};
+
+/**
+ * A skipped row. `line` is the row as a spreadsheet shows it for CSV (the header is row 1, the
+ * first record row 2, empty lines counted), and the position of the POI (1 = first) in JSON.
+ */
 export const importIssueSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
@@ -280,8 +332,13 @@ export const IMPORT_ISSUES_REPORTED = 100;
 export const bulkImportResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
+  /** Rows added plus rows that updated a POI. */
   imported_count: z.number().int(),
   total_count: z.number().int(),
+  added_count: z.number().int(),
+  updated_count: z.number().int(),
+  /** POIs of the dataset a `replace` import deleted. */
+  deleted_count: z.number().int(),
   skipped_count: z.number().int(),
   skipped: z.array(importIssueSchema),
 });

@@ -1,16 +1,38 @@
+import { formatTagCell } from '@poi/shared/tag-cell';
 import type { PoiRow } from './pois.repository';
 
 export const EXPORT_COLUMNS = ['poi_id', 'name', 'latitude', 'longitude', 'address', 'category', 'description', 'phone', 'website', 'image_url', 'tags'] as const;
 
 /**
- * A CSV cell. Text starting with = + - @ tab or CR is prefixed with ' so a spreadsheet never
- * runs it as a formula (CSV injection); numbers are written as they are.
+ * Cells a spreadsheet could run as a formula (CSV injection) start with one of these, in half or
+ * full width (Excel reads ＝ as =), or with tab / CR; a cell starting with ' gets the prefix too,
+ * so the import can always remove exactly one leading '.
+ */
+const NEEDS_PREFIX = /^[=+\-@＝＋－＠\t\r']/;
+
+/**
+ * A CSV cell. Text in NEEDS_PREFIX is prefixed with ', which Excel shows as a text marker and the
+ * import removes again (import-parser `unprotect`): export → import gives back every byte.
+ * Numbers are written as they are.
  */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = NEEDS_PREFIX.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * Content-Disposition for a download named after its dataset: RFC 5987's filename* in UTF-8 for
+ * browsers, and an ASCII filename for the rest (the name's ASCII letters, else the dataset id).
+ */
+export function contentDisposition(fileName: string, fallbackStem: string): string {
+  const clean = Array.from(fileName, (c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '"\\/:*?<>|'.includes(c) ? '_' : c)).join('');
+  const ext = /(\.[a-z]+)+$/i.exec(clean)?.[0] ?? '';
+  const asciiStem = clean.slice(0, clean.length - ext.length).replace(/[^\x20-\x7e]/g, '').replace(/[\s_]+/g, '_').replace(/^_+|_+$/g, '');
+  const fallback = `${asciiStem || `dataset-${fallbackStem}`}${ext}`;
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 export function csvHeader(): string {
@@ -18,7 +40,7 @@ export function csvHeader(): string {
 }
 
 export function csvRow(p: PoiRow): string {
-  const cells = [p.id, p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.imageUrl, p.tags.join('|')];
+  const cells = [p.id, p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.imageUrl, formatTagCell(p.tags)];
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 

@@ -1,56 +1,43 @@
 import { once } from 'node:events';
 import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
-import { poiFieldsSchema, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
+import { parseTagCell } from '@poi/shared/tag-cell';
+import { poiFieldsSchema, poiIdSchema, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
 
 /** A file that cannot be read at all; the message is Japanese and shown as is (400). */
 export class ImportFormatError extends Error {}
 
-export type ImportItem = { ok: true; line: number; fields: PoiFields } | { ok: false; issues: ImportIssue[] };
+export type ImportEncoding = 'utf-8' | 'shift_jis';
+
+/** A valid row carries the poi_id it named, if any (update and replace imports use it). */
+export type ImportItem = { ok: true; line: number; fields: PoiFields; poiId?: string } | { ok: false; issues: ImportIssue[] };
 
 const ENCODING_ERROR = 'ファイルの文字コードを判別できませんでした。UTF-8 または Shift_JIS で保存してください';
 
 /**
- * Decodes the upload chunk by chunk: UTF-8 (a BOM is dropped), or Shift_JIS/CP932 — what Excel
- * writes — when the first chunk is not valid UTF-8. Invalid bytes later on are an error, never
- * silently replaced.
+ * Decodes the upload in the encoding decided on the whole file (import-source). A UTF-8 BOM is
+ * dropped; invalid bytes are an error, never silently replaced.
  */
-export async function* decodeText(source: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  let decoder: TextDecoder | undefined;
-  for await (const raw of source) {
-    let chunk = raw;
-    if (!decoder) {
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        chunk = chunk.subarray(3);
-        decoder = new TextDecoder('utf-8', { fatal: true });
-      } else {
-        try {
-          new TextDecoder('utf-8', { fatal: true }).decode(chunk, { stream: true });
-          decoder = new TextDecoder('utf-8', { fatal: true });
-        } catch {
-          decoder = new TextDecoder('shift_jis', { fatal: true });
-        }
-      }
-    }
-    try {
+export async function* decodeText(source: AsyncIterable<Uint8Array>, encoding: ImportEncoding): AsyncGenerator<string> {
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  try {
+    for await (const chunk of source) {
       const text = decoder.decode(chunk, { stream: true });
       if (text) yield text;
-    } catch {
-      throw new ImportFormatError(ENCODING_ERROR);
     }
-  }
-  if (decoder) {
-    try {
-      const rest = decoder.decode();
-      if (rest) yield rest;
-    } catch {
-      throw new ImportFormatError(ENCODING_ERROR);
-    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch (err) {
+    if (err instanceof TypeError) throw new ImportFormatError(ENCODING_ERROR);
+    throw err;
   }
 }
 
+type ImportKey = keyof PoiFields | 'poi_id';
+
 /** Header names: the POI field names (any case) and the Japanese ones of the console. */
-const HEADER_ALIASES: Record<string, keyof PoiFields> = {
+const HEADER_ALIASES: Record<string, ImportKey> = {
+  poi_id: 'poi_id', 'poi id': 'poi_id', poiid: 'poi_id',
   name: 'name', 名称: 'name', 名前: 'name',
   latitude: 'latitude', lat: 'latitude', 緯度: 'latitude',
   longitude: 'longitude', lon: 'longitude', lng: 'longitude', 経度: 'longitude',
@@ -68,30 +55,64 @@ const REQUIRED: Array<[keyof PoiFields, string]> = [
   ['longitude', '経度'],
 ];
 
-const fieldOf = (key: string): keyof PoiFields | undefined => HEADER_ALIASES[key.normalize('NFKC').trim().toLowerCase()];
+const fieldOf = (key: string): ImportKey | undefined => HEADER_ALIASES[key.normalize('NFKC').trim().toLowerCase()];
 
-/** Tags in a cell or property: a list, or text split on | 、 and commas. */
-function splitTags(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  return value.split(/[|、,]/);
-}
+/** Tags in a cell or a JSON string: the one documented separator, `|` (see tag-cell). */
+const tagsOf = (value: unknown): unknown => (typeof value === 'string' ? parseTagCell(value) : value);
 
 function validate(line: number, raw: Record<string, unknown>): ImportItem {
   const input: Record<string, unknown> = {};
+  let poiId: unknown;
   for (const [key, value] of Object.entries(raw)) {
     const field = fieldOf(key);
-    if (field) input[field] = field === 'tags' ? splitTags(value) : value;
+    if (field === 'poi_id') poiId = value;
+    else if (field) input[field] = field === 'tags' ? tagsOf(value) : value;
   }
+  const issues: ImportIssue[] = [];
   const parsed = poiFieldsSchema.safeParse(input);
-  if (parsed.success) return { ok: true, line, fields: parsed.data };
-  return {
-    ok: false,
-    issues: parsed.error.issues.map((issue) => ({ line, field: String(issue.path[0] ?? 'row'), reason: issue.message })),
-  };
+  if (!parsed.success) {
+    issues.push(...parsed.error.issues.map((issue) => ({ line, field: String(issue.path[0] ?? 'row'), reason: issue.message })));
+  }
+  const givenId = typeof poiId === 'string' ? poiId.trim() : poiId;
+  let id: string | undefined;
+  if (givenId !== undefined && givenId !== null && givenId !== '') {
+    const checked = poiIdSchema.safeParse(givenId);
+    if (checked.success) id = checked.data.toLowerCase();
+    else issues.push({ line, field: 'poi_id', reason: 'POI IDはUUIDの形式で指定してください' });
+  }
+  if (issues.length || !parsed.success) return { ok: false, issues };
+  return { ok: true, line, fields: parsed.data, ...(id ? { poiId: id } : {}) };
 }
 
+/**
+ * The export's spreadsheet protection undone: a cell starting with ' had it added (see
+ * export-format), so one leading ' is removed from every CSV cell.
+ */
+const unprotect = (cell: string) => (cell.startsWith("'") ? cell.slice(1) : cell);
+
+/** The row number a spreadsheet shows: the header is row 1, empty lines count as rows. */
+const rowOf = (info: { records: number; empty_lines: number }) => info.records + info.empty_lines;
+
 async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem> {
-  const parser = parse({ bom: false, relax_column_count: true, skip_empty_lines: true, info: true });
+  // A record csv-parse cannot read (a quote closing in the middle of a field) is reported as
+  // that row's error; a stray quote inside an unquoted field (35°39'31"N) is kept as text.
+  const broken: ImportIssue[] = [];
+  let unclosed: number | undefined;
+  const parser = parse({
+    bom: false,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    skip_records_with_error: true,
+    info: true,
+    on_skip: (err) => {
+      if (!err) return;
+      const e = err as CsvError & { records?: number; empty_lines?: number };
+      const row = (e.records ?? 0) + 1 + (e.empty_lines ?? 0);
+      if (e.code === 'CSV_QUOTE_NOT_CLOSED') unclosed = typeof e.lines === 'number' ? e.lines : row;
+      else broken.push({ line: row, field: 'row', reason: '引用符(")の使い方が正しくないため、この行を読み取れません' });
+    },
+  });
   // Fed by hand rather than piped: a decoding error must reach the reader below (pipe() would
   // leave the parser waiting for ever), and the reader stopping early must stop the feeding.
   const stop = new AbortController();
@@ -106,10 +127,11 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
       if (!stop.signal.aborted) parser.destroy(err as Error);
     }
   })();
-  let header: Array<keyof PoiFields | undefined> | undefined;
+  let header: Array<ImportKey | undefined> | undefined;
   try {
-    for await (const { record, info } of parser as unknown as AsyncIterable<{ record: string[]; info: { lines: number; columns?: unknown } }>) {
-      const line = info.lines;
+    for await (const { record, info } of parser as unknown as AsyncIterable<{ record: string[]; info: { records: number; empty_lines: number } }>) {
+      while (broken.length) yield { ok: false, issues: [broken.shift()!] };
+      const line = rowOf(info);
       if (!header) {
         header = record.map(fieldOf);
         const missing = REQUIRED.filter(([f]) => !header!.includes(f)).map(([, label]) => label);
@@ -122,10 +144,11 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
       }
       const row: Record<string, unknown> = {};
       header.forEach((field, i) => {
-        if (field) row[field] = record[i];
+        if (field) row[field] = unprotect(record[i]!);
       });
       yield validate(line, row);
     }
+    while (broken.length) yield { ok: false, issues: [broken.shift()!] };
   } catch (err) {
     if (err instanceof CsvError) {
       const at = (err as CsvError & { lines?: number }).lines;
@@ -136,27 +159,28 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     stop.abort();
     parser.destroy();
   }
+  if (unclosed !== undefined) throw new ImportFormatError(`CSVの形式が正しくありません(${unclosed}行目付近で引用符が閉じられていません)`);
   if (!header) throw new ImportFormatError('CSVにヘッダー行がありません');
 }
 
 const JSON_SHAPE_ERROR = 'JSONの形式が正しくありません。POIの配列、{"pois": [...]}、または GeoJSON FeatureCollection を指定してください';
 
-/** JSON is read whole: the route has already capped the upload at 10 MB. */
+/** JSON is read whole: bounded by the upload limit (and the expanded limit of a gzip file). */
 async function* parseJson(text: AsyncIterable<string>): AsyncGenerator<ImportItem> {
-  let all = '';
-  for await (const part of text) all += part;
+  const parts: string[] = [];
+  for await (const part of text) parts.push(part);
   let doc: unknown;
   try {
-    doc = JSON.parse(all);
+    doc = JSON.parse(parts.join(''));
   } catch {
     throw new ImportFormatError('JSONの構文が正しくありません');
   }
-  all = '';
+  parts.length = 0;
   const obj = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : undefined;
   if (obj?.type === 'FeatureCollection' && Array.isArray(obj.features)) {
     for (const [i, feature] of obj.features.entries()) {
       const line = i + 1;
-      const f = feature as { geometry?: { type?: string; coordinates?: unknown }; properties?: unknown } | null;
+      const f = feature as { id?: unknown; geometry?: { type?: string; coordinates?: unknown }; properties?: unknown } | null;
       if (!f || typeof f !== 'object') {
         yield { ok: false, issues: [{ line, field: 'row', reason: 'POIはオブジェクトで指定してください' }] };
         continue;
@@ -183,7 +207,7 @@ async function* parseJson(text: AsyncIterable<string>): AsyncGenerator<ImportIte
 }
 
 /** One item per data row: a valid POI or why it was skipped. Throws ImportFormatError for unreadable files. */
-export function parseImport(source: AsyncIterable<Uint8Array>, format: ImportFormat): AsyncGenerator<ImportItem> {
-  const text = decodeText(source);
+export function parseImport(source: AsyncIterable<Uint8Array>, format: ImportFormat, encoding: ImportEncoding): AsyncGenerator<ImportItem> {
+  const text = decodeText(source, encoding);
   return format === 'csv' ? parseCsv(text) : parseJson(text);
 }

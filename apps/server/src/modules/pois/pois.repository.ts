@@ -523,3 +523,48 @@ export function copySink(client: PoolClient, datasetId: string, chunkLines = 500
 export async function refreshPoiStatistics(ex: Executor, engine: 'pglite' | 'postgres'): Promise<void> {
   await ex.execute(engine === 'pglite' ? sql`VACUUM ANALYZE pois` : sql`ANALYZE pois`);
 }
+
+/** Which dataset each of these POIs belongs to (POIs that do not exist are absent). */
+export async function findPoiDatasets(ex: Executor, ids: string[]): Promise<Map<string, string>> {
+  const rows = await ex.select({ id: pois.id, datasetId: pois.datasetId }).from(pois).where(inArray(pois.id, ids));
+  return new Map(rows.map((r) => [r.id, r.datasetId]));
+}
+
+/**
+ * Updates many POIs of one dataset in one statement (the same unnest shape as insertPoisBulk).
+ * A row equal to the stored POI is left alone: re-importing an unchanged export rewrites
+ * nothing (no new row versions, no index churn, updated_at kept).
+ */
+export async function updatePoisBulk(ex: Executor, datasetId: string, rows: Array<{ id: string; fields: PoiFields }>): Promise<void> {
+  if (!rows.length) return;
+  const cols = rows.map((r) => toPoiColumns(r.fields));
+  const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
+  await ex.execute(sql`
+    UPDATE pois AS p
+       SET name = u.name, latitude = u.latitude, longitude = u.longitude, address = u.address, category = u.category,
+           description = u.description, phone = u.phone, website = u.website, image_url = u.image_url,
+           tags = u.tags::text[], search_text = u.search_text, search_bigrams = u.search_bigrams::text[], updated_at = now()
+      FROM unnest(
+        ${sql.param(rows.map((r) => r.id))}::uuid[],
+        ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
+        ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
+        ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
+        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
+      ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
+     WHERE p.id = u.id AND p.dataset_id = ${datasetId}::uuid
+       AND (p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.image_url, p.tags)
+           IS DISTINCT FROM (u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url, u.tags::text[])`);
+}
+
+/**
+ * Deletes the dataset's POIs a replace import neither inserted nor named: `kept` are the ids
+ * the file named (updated or equal already); the rows inserted by this transaction carry its
+ * start time, now(), in created_at, which no older row can.
+ */
+export async function deleteUntouchedPois(ex: Executor, datasetId: string, kept: string[]): Promise<number> {
+  const rows = await ex
+    .delete(pois)
+    .where(and(eq(pois.datasetId, datasetId), sql`${pois.createdAt} <> now()`, sql`${pois.id} <> ALL(${sql.param(kept)}::uuid[])`))
+    .returning({ id: pois.id });
+  return rows.length;
+}

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messages } from '@poi/shared/messages';
 import {
@@ -18,11 +19,43 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
 import { Readable } from 'node:stream';
-import { csvHeader, csvRow, geoJsonFeature } from './export-format';
+import { createGzip } from 'node:zlib';
+import { contentDisposition, csvHeader, csvRow, geoJsonFeature } from './export-format';
 import { requireSignIn, requireUser } from '../../plugins/auth';
-import { toPoi } from './pois.mapper';
-import type { ImportResult, PoisService } from './pois.service';
 import { errorResponses } from '../../plugins/openapi';
+import { toPoi } from './pois.mapper';
+import type { PoisService } from './pois.service';
+
+/** .csv, .json, .geojson, each optionally gzip-compressed (.gz). */
+const IMPORT_FILE_NAME = /\.(csv|json|geojson)(\.gz)?$/i;
+/** Form fields allowed in an import (dataset_id, format, mode and a few spare). */
+const IMPORT_MAX_FIELDS = 10;
+
+/**
+ * Reads the whole multipart form before anything is written: the fields in any order and one
+ * file of at most 10 MB, held in memory (the limit bounds it). A second file, too many fields
+ * or a file over the limit is refused here, so no row is ever written for a request that then
+ * fails, and an oversize upload is answered as soon as its 10 MB are in, not after parsing.
+ */
+async function readImportForm(request: FastifyRequest): Promise<{ fields: Record<string, string>; file?: { filename: string; data: Buffer } }> {
+  if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+  const fields: Record<string, string> = {};
+  let file: { filename: string; data: Buffer } | undefined;
+  try {
+    const parts = request.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: IMPORT_MAX_FIELDS, fieldSize: 1024 } });
+    for await (const part of parts) {
+      if (part.type === 'field') fields[part.fieldname] = String(part.value);
+      else file = { filename: part.filename, data: await part.toBuffer() };
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
+    if (code === 'FST_FILES_LIMIT') throw new AppError('VALIDATION_ERROR', messages.importOneFile);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooManyFields);
+    throw err;
+  }
+  return { fields, file };
+}
 
 export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = async (app, { poisService: service }) => {
   const tags = ['POI'];
@@ -96,7 +129,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
     {
       schema: {
         tags,
-        summary: 'データセットのPOIをCSV(UTF-8 BOM付き)またはGeoJSONで書き出し',
+        summary: 'データセットのPOIをCSV(UTF-8 BOM付き)またはGeoJSONで書き出し(compress=gzip で gzip 圧縮)',
         params: datasetParamsSchema,
         querystring: exportQuerySchema,
         produces: ['text/csv', 'application/geo+json'],
@@ -104,8 +137,9 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
       },
     },
     async (request, reply) => {
-      const pages = await service.exportRows(requireUser(request), request.params.id);
+      const { name, pages } = await service.exportRows(requireUser(request), request.params.id);
       const csv = request.query.format === 'csv';
+      const gzip = request.query.compress === 'gzip';
       async function* body() {
         if (csv) {
           yield csvHeader();
@@ -122,11 +156,13 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
         }
         yield ']}';
       }
+      const type = csv ? 'text/csv; charset=utf-8' : 'application/geo+json; charset=utf-8';
       reply
-        .header('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/geo+json; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="dataset-${request.params.id}.${csv ? 'csv' : 'geojson'}"`)
+        .header('Content-Type', gzip ? 'application/gzip' : type)
+        .header('Content-Disposition', contentDisposition(`${name}.${csv ? 'csv' : 'geojson'}${gzip ? '.gz' : ''}`, request.params.id))
         .header('Cache-Control', 'no-store');
-      return reply.send(Readable.from(body()));
+      const stream = Readable.from(body());
+      return reply.send(gzip ? stream.pipe(createGzip()) : stream);
     },
   );
 
@@ -135,47 +171,39 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
     {
       schema: {
         tags,
-        summary: 'POIの一括インポート(multipart: dataset_id, format, file の順。CSV または JSON、最大10MB)',
+        summary: 'POIの一括インポート(multipart: dataset_id, format, mode, file。CSV または JSON、gzip可、送信時最大10MB・展開後最大100MB)',
         consumes: ['multipart/form-data'],
         response: { 200: bulkImportResponseSchema, ...errorResponses(403, 404) },
       },
       // Read part by part by the handler, so documented only (a body schema would be validated).
       config: {
         openapiBody: importFieldsSchema.extend({
-          file: z.string().meta({ format: 'binary', description: 'CSV または JSON のファイル(最大10MB、dataset_id と format より後に送信)' }),
+          file: z.string().meta({ format: 'binary', description: 'CSV・JSON・GeoJSON のファイル(gzip可、送信時最大10MB。フィールドの順序は問いません)' }),
         }),
       },
     },
     async (request) => {
       const user = requireUser(request);
-      if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
-      const fields: Record<string, string> = {};
-      let result: ImportResult | undefined;
-      for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } })) {
-        if (part.type === 'field') {
-          fields[part.fieldname] = String(part.value);
-          continue;
-        }
-        const parsed = importFieldsSchema.safeParse(fields);
-        if (!parsed.success) {
-          part.file.resume();
-          const issue = parsed.error.issues[0];
-          throw new AppError('VALIDATION_ERROR', issue?.message ?? messages.validationFailed, {
-            errors: parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? 'file'), message: i.message })),
-          });
-        }
-        if (!/\.(csv|json|geojson)$/i.test(part.filename)) {
-          part.file.resume();
-          throw new AppError('VALIDATION_ERROR', messages.importFileExtension);
-        }
-        result = await service.importFile(user, parsed.data.dataset_id, parsed.data.format, part.file);
+      const { fields, file } = await readImportForm(request);
+      const parsed = importFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError('VALIDATION_ERROR', issue?.message ?? messages.validationFailed, {
+          errors: parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? 'file'), message: i.message })),
+        });
       }
-      if (!result) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+      if (!file) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+      if (!IMPORT_FILE_NAME.test(file.filename)) throw new AppError('VALIDATION_ERROR', messages.importFileExtension);
+      const { format, mode, dataset_id: datasetId } = parsed.data;
+      const result = await service.importFile(user, datasetId, { format, mode }, file.data);
       return {
         success: true as const,
         message: messages.importCompleted,
-        imported_count: result.imported,
+        imported_count: result.added + result.updated,
         total_count: result.total,
+        added_count: result.added,
+        updated_count: result.updated,
+        deleted_count: result.deleted,
         skipped_count: result.skippedCount,
         skipped: result.skipped,
       };

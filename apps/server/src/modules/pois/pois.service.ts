@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { messages } from '@poi/shared/messages';
-import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, searchMessages, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
+import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, searchMessages, type ImportFormat, type ImportIssue, type ImportMode, type PoiFields } from '@poi/shared/schemas/poi';
 import { ImportFormatError, parseImport } from './import-parser';
+import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } from './import-source';
 import { pgClientOf, type Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
@@ -13,6 +14,16 @@ import * as repo from './pois.repository';
 import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
 
 const EXPORT_PAGE = 2000;
+/** Rows naming a poi_id are looked up and updated this many at a time. */
+const NAMED_BATCH = 1000;
+
+/** What an import failure tells the client: file problems are 400, sizes 413. */
+function importError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof ImportExpandedTooLargeError) return new AppError('PAYLOAD_TOO_LARGE', err.message);
+  if (err instanceof ImportFormatError) return new AppError('VALIDATION_ERROR', err.message);
+  return err;
+}
 
 const DATASET_OWNERS_CACHE_MS = 5_000;
 type OwnersRow = Pick<DatasetRow, 'id' | 'createdBy' | 'assignedUserId'>;
@@ -38,7 +49,9 @@ export interface SearchAnswer {
 }
 
 export interface ImportResult {
-  imported: number;
+  added: number;
+  updated: number;
+  deleted: number;
   total: number;
   skippedCount: number;
   skipped: ImportIssue[];
@@ -52,10 +65,13 @@ export interface PoisService {
   get(user: CurrentUser, poiId: string, datasetId?: string): Promise<repo.PoiRow>;
   remove(user: CurrentUser, poiId: string): Promise<repo.PoiRow>;
   move(user: CurrentUser, poiId: string, targetDatasetId: string): Promise<repo.PoiRow>;
-  /** Valid rows in one transaction, invalid ones skipped and reported (the first 100 issues). */
-  importFile(user: CurrentUser, datasetId: string, format: ImportFormat, file: AsyncIterable<Uint8Array> & { truncated?: boolean }): Promise<ImportResult>;
-  /** Every POI of a managed dataset, a page at a time, in id order. */
-  exportRows(user: CurrentUser, datasetId: string): Promise<AsyncGenerator<repo.PoiRow[]>>;
+  /**
+   * An uploaded file (≤ 10 MB as sent, gzip or not): valid rows in one transaction, as the mode
+   * says (see IMPORT_MODES), invalid ones skipped and reported (the first 100 issues).
+   */
+  importFile(user: CurrentUser, datasetId: string, options: { format: ImportFormat; mode: ImportMode }, upload: Buffer): Promise<ImportResult>;
+  /** The dataset's name and every POI of it (a managed dataset), a page at a time, in id order. */
+  exportRows(user: CurrentUser, datasetId: string): Promise<{ name: string; pages: AsyncGenerator<repo.PoiRow[]> }>;
   /** Resolves when no statistics refresh is under way (before the database closes; tests). */
   settled(): Promise<void>;
 }
@@ -266,39 +282,76 @@ export function createPoisService(deps: {
       });
     },
 
-    async importFile(user, datasetId, format, file) {
+    async importFile(user, datasetId, { format, mode }, upload) {
+      let source: ImportSource;
+      try {
+        source = await prepareImportSource(upload);
+      } catch (err) {
+        throw importError(err);
+      }
       const result = await changed([datasetId], async (tx) => {
         await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
-        const out: ImportResult = { imported: 0, total: 0, skippedCount: 0, skipped: [] };
+        const out: ImportResult = { added: 0, updated: 0, deleted: 0, total: 0, skippedCount: 0, skipped: [] };
+        const skip = (issues: ImportIssue[]) => {
+          out.skippedCount += 1;
+          out.skipped.push(...issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
+        };
         const sink = engine === 'postgres' ? repo.copySink(pgClientOf(tx), datasetId) : repo.insertSink(tx, datasetId);
+        let streaming = true;
+        // Rows naming a poi_id (update, replace) wait until the file is read: the COPY holds the
+        // connection meanwhile, and each id must be looked up (this dataset, another, none).
+        const named = new Map<string, { line: number; fields: PoiFields }>();
         try {
-          for await (const item of parseImport(file, format)) {
+          for await (const item of parseImport(source.chunks(), format, source.encoding)) {
             out.total += 1;
-            if (item.ok) {
-              await sink.add(item.fields);
-              out.imported += 1;
+            if (!item.ok) {
+              skip(item.issues);
+            } else if (mode !== 'add' && item.poiId) {
+              if (named.has(item.poiId)) skip([{ line: item.line, field: 'poi_id', reason: 'このPOI IDはファイルの前の行にもあります' }]);
+              else named.set(item.poiId, { line: item.line, fields: item.fields });
             } else {
-              out.skippedCount += 1;
-              out.skipped.push(...item.issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
+              await sink.add(item.fields);
+              out.added += 1;
             }
           }
-          if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
-          if (out.imported === 0) {
+          streaming = false;
+          await sink.finish();
+          const unknown = repo.insertSink(tx, datasetId);
+          const kept: string[] = [];
+          const entries = [...named];
+          named.clear();
+          for (let at = 0; at < entries.length; at += NAMED_BATCH) {
+            const batch = entries.slice(at, at + NAMED_BATCH);
+            const owners = await repo.findPoiDatasets(tx, batch.map(([id]) => id));
+            const updates: Array<{ id: string; fields: PoiFields }> = [];
+            for (const [id, row] of batch) {
+              const owner = owners.get(id);
+              if (owner === datasetId) {
+                updates.push({ id, fields: row.fields });
+                kept.push(id);
+              } else if (owner) {
+                skip([{ line: row.line, field: 'poi_id', reason: 'このPOI IDは別のデータセットのPOIです' }]);
+              } else {
+                await unknown.add(row.fields);
+                out.added += 1;
+              }
+            }
+            await repo.updatePoisBulk(tx, datasetId, updates);
+            out.updated += updates.length;
+          }
+          await unknown.finish();
+          if (out.added + out.updated === 0) {
             throw new AppError('VALIDATION_ERROR', messages.importNoValidRows, {
               errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
             });
           }
-          await sink.finish();
+          if (mode === 'replace') out.deleted = await repo.deleteUntouchedPois(tx, datasetId, kept);
         } catch (err) {
-          await sink.abort();
-          if (err instanceof AppError) throw err;
-          // A file cut at the size limit usually ends mid-row or mid-character: the limit is the news.
-          if (file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
-          if (err instanceof ImportFormatError) throw new AppError('VALIDATION_ERROR', err.message);
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
-          throw err;
+          if (streaming) await sink.abort();
+          throw importError(err);
         }
-        await adjustPoiCount(tx, datasetId, out.imported);
+        out.skipped.sort((a, b) => a.line - b.line);
+        await adjustPoiCount(tx, datasetId, out.added - out.deleted);
         return out;
       });
       await refreshStatistics();
@@ -306,8 +359,8 @@ export function createPoisService(deps: {
     },
 
     async exportRows(user, datasetId) {
-      await datasetsService.requireManaged(db, user, datasetId);
-      return (async function* pages() {
+      const dataset = await datasetsService.requireManaged(db, user, datasetId);
+      return { name: dataset.name, pages: (async function* pages() {
         let after: string | undefined;
         for (;;) {
           const page = await repo.listPoisAfter(db, datasetId, after, EXPORT_PAGE);
@@ -315,7 +368,7 @@ export function createPoisService(deps: {
           yield page;
           after = page[page.length - 1]!.id;
         }
-      })();
+      })() };
     },
 
     settled: () => refreshing,

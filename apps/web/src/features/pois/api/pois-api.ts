@@ -3,6 +3,7 @@ import {
   bulkImportResponseSchema,
   type BulkImportResponse,
   type ImportFormat,
+  type ImportMode,
   poiRegisterResponseSchema,
   poiResponseSchema,
   poiSearchResponseSchema,
@@ -76,11 +77,12 @@ export function useRemovePoi() {
   });
 }
 
-/** Multipart upload: dataset_id and format first, then the file (the server reads them in that order). */
-export async function bulkImportPois(datasetId: string, format: ImportFormat, file: File): Promise<BulkImportResponse> {
+/** Multipart upload: dataset_id, format and mode, then the file (the server takes any order). */
+export async function bulkImportPois(datasetId: string, format: ImportFormat, mode: ImportMode, file: File): Promise<BulkImportResponse> {
   const form = new FormData();
   form.append('dataset_id', datasetId);
   form.append('format', format);
+  form.append('mode', mode);
   form.append('file', file);
   const res = await apiClient.post('/console/v1/poi/bulk-import', form, {
     headers: { 'Content-Type': 'multipart/form-data' },
@@ -93,7 +95,8 @@ export async function bulkImportPois(datasetId: string, format: ImportFormat, fi
 export function useBulkImport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ datasetId, format, file }: { datasetId: string; format: ImportFormat; file: File }) => bulkImportPois(datasetId, format, file),
+    mutationFn: ({ datasetId, format, mode, file }: { datasetId: string; format: ImportFormat; mode: ImportMode; file: File }) =>
+      bulkImportPois(datasetId, format, mode, file),
     onSuccess: () => void client.invalidateQueries({ queryKey: poiKeys.lists() }),
   });
 }
@@ -117,8 +120,29 @@ export function useMovePoi() {
   });
 }
 
-/** The export URL of a dataset (downloaded through the API client so the Bearer header goes with it). */
-export async function downloadExport(datasetId: string, format: 'csv' | 'geojson'): Promise<Blob> {
-  const res = await apiClient.get(`/console/v1/datasets/${encodeURIComponent(datasetId)}/export`, { params: { format }, responseType: 'blob', timeout: 120_000 });
-  return res.data as Blob;
+/** The file name the server gave (RFC 5987 filename*, else filename), if it can be read. */
+export function fileNameOf(disposition: string | undefined): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star);
+    } catch {
+      // fall through to the ASCII name
+    }
+  }
+  return /filename="([^"]+)"/i.exec(disposition)?.[1];
+}
+
+/**
+ * A dataset's export, downloaded through the API client so the Bearer header goes with it;
+ * `gzip` asks for the compressed file, which the import takes back as it is.
+ */
+export async function downloadExport(datasetId: string, format: 'csv' | 'geojson', gzip = false): Promise<{ blob: Blob; fileName?: string }> {
+  const res = await apiClient.get(`/console/v1/datasets/${encodeURIComponent(datasetId)}/export`, {
+    params: { format, ...(gzip ? { compress: 'gzip' } : {}) },
+    responseType: 'blob',
+    timeout: 120_000,
+  });
+  return { blob: res.data as Blob, fileName: fileNameOf(res.headers['content-disposition'] as string | undefined) };
 }

@@ -35,12 +35,33 @@ describe('PoiFormModal', () => {
     await userEvent.type(screen.getByLabelText(/名称/), '東京タワー');
     await userEvent.type(screen.getByLabelText(/緯度/), '35.658584');
     await userEvent.type(screen.getByLabelText(/経度/), '139.745431');
-    await userEvent.type(screen.getByLabelText('タグ'), '観光, ');
+    await userEvent.type(screen.getByLabelText('タグ'), '観光{Enter}a,b|c{Enter}');
     await userEvent.click(screen.getByRole('button', { name: '登録' }));
     expect(await screen.findByRole('button', { name: '登録中...' })).toBeDisabled();
-    expect(registerPoi).toHaveBeenCalledWith({ name: '東京タワー', latitude: 35.658584, longitude: 139.745431, tags: ['観光'], dataset_id: 'd1' });
+    expect(registerPoi).toHaveBeenCalledWith({ name: '東京タワー', latitude: 35.658584, longitude: 139.745431, tags: ['観光', 'a,b|c'], dataset_id: 'd1' });
     resolve({ poi_id: 'p1' });
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('keeps each tag whole: 更新 on an unchanged edit sends the same tags back (issue 19 defect 5)', async () => {
+    registerPoi.mockReset();
+    registerPoi.mockResolvedValue({ poi_id: 'p1' });
+    const poi = {
+      poi_id: 'p1', dataset_id: 'd1', name: '店', latitude: 35.1, longitude: 139.2, address: null, category: null, description: null,
+      phone: null, website: null, image_url: null, tags: ['a,b', 'c', 'x|y'], created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    };
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <PoiFormModal datasetId="d1" poi={poi} onClose={() => undefined} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['a,b', 'c', 'x|y']);
+    await userEvent.click(screen.getByRole('button', { name: '更新' }));
+    await vi.waitFor(() => expect(registerPoi).toHaveBeenCalled());
+    expect(registerPoi.mock.calls[0]![0]).toMatchObject({ poi_id: 'p1', tags: ['a,b', 'c', 'x|y'] });
+    // Removing one tag removes that tag only.
+    await userEvent.click(screen.getByRole('button', { name: 'タグ「c」を削除' }));
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['a,b', 'x|y']);
   });
 
   it('closes on a backdrop click', async () => {

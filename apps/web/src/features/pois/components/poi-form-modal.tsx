@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import type { z } from 'zod';
@@ -11,6 +11,7 @@ import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useRegisterPoi } from '../api/pois-api';
 import { PoiMap } from './lazy-poi-map';
+import { TagEditor } from './tag-editor';
 
 type FormInput = z.input<typeof poiFieldsSchema>;
 type FormOutput = z.output<typeof poiFieldsSchema>;
@@ -58,7 +59,7 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
       phone: poi?.phone ?? '',
       website: poi?.website ?? '',
       image_url: poi?.image_url ?? '',
-      tags: (poi?.tags ?? []).join(', '),
+      tags: poi?.tags ?? [],
     },
   });
 
@@ -124,8 +125,20 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
           </FormField>
         </div>
         <div className="sm:col-span-2">
-          <FormField id="poi-tags" label="タグ" hint="カンマ区切りで入力(例: カフェ, Wi-Fi)" error={errors.tags?.message}>
-            <input id="poi-tags" className={inputClass} {...register('tags')} />
+          <FormField id="poi-tags" label="タグ" hint="1つ入力するごとに Enter または「追加」(カンマや | もタグの一部になります)" error={errors.tags?.message}>
+            <Controller
+              control={control}
+              name="tags"
+              render={({ field }) => (
+                <TagEditor
+                  id="poi-tags"
+                  value={Array.isArray(field.value) ? (field.value as string[]) : []}
+                  onChange={field.onChange}
+                  invalid={!!errors.tags}
+                  describedBy="poi-tags-hint"
+                />
+              )}
+            />
           </FormField>
         </div>
       </form>

@@ -16,7 +16,9 @@ afterEach(() => vi.useRealTimers());
 describe('bulk import client checks (spec 5)', () => {
   it('needs a .csv or .json file of at most 10 MB', () => {
     expect(checkImportFile(undefined)).toBe('ファイルを選択してください');
-    expect(checkImportFile(fileOf('a.txt', 10))).toBe('ファイルは .csv または .json を選択してください');
+    expect(checkImportFile(fileOf('a.txt', 10))).toBe('ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください');
+    expect(checkImportFile(fileOf('export.csv.gz', 10))).toBeNull();
+    expect(checkImportFile(fileOf('export.geojson.gz', 10))).toBeNull();
     expect(checkImportFile(fileOf('a.csv', 10 * 1024 * 1024 + 1))).toBe('ファイルサイズが10MBを超えています');
     expect(checkImportFile(fileOf('a.json', 10 * 1024 * 1024))).toBeNull();
   });
@@ -31,6 +33,14 @@ describe('bulk import client checks (spec 5)', () => {
     fireEvent.change(input, { target: { files: [fileOf('pois.json', 2048)] } });
     expect(screen.getByTestId('import-file-info')).toHaveTextContent('pois.json(2.0 KB)');
     expect(screen.getByText('JSONのサンプル')).toBeInTheDocument();
+  });
+
+  it('defaults to the safe update mode and says what each mode does', () => {
+    render(<PoiImportModal datasetId="d" onClose={() => {}} onImported={() => {}} />);
+    expect(screen.getByRole('radio', { name: /^更新/ })).toBeChecked();
+    expect(screen.getByText(/エクスポートしたファイルを編集して戻しても重複しません/)).toBeInTheDocument();
+    expect(screen.getByText(/見出しは英語名・日本語名のどちらでも/)).toBeInTheDocument();
+    expect(screen.getByText(/GeoJSON FeatureCollection/)).toBeInTheDocument();
   });
 
   it('raises progress by 10 every 200 ms to 90, then 100; fires imported 1 s after success', async () => {
@@ -51,10 +61,17 @@ describe('bulk import client checks (spec 5)', () => {
     });
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '90');
     await act(async () => {
-      resolve({ success: true, message: 'ok', imported_count: 2, total_count: 3, skipped_count: 1, skipped: [{ line: 3, field: 'name', reason: '名称を入力してください' }] });
+      resolve({
+        success: true, message: 'ok', imported_count: 2, total_count: 3, added_count: 1, updated_count: 1, deleted_count: 0, skipped_count: 1,
+        skipped: [{ line: 3, field: 'latitude', reason: '緯度は数値で入力してください' }],
+      });
     });
+    expect(mutateAsync).toHaveBeenCalledWith(expect.objectContaining({ datasetId: 'd', format: 'csv', mode: 'update' }));
     expect(screen.getByText('3 件中 2 件を登録しました(1 件をスキップ)')).toBeInTheDocument();
-    expect(screen.getByText('名称を入力してください')).toBeInTheDocument();
+    expect(screen.getByTestId('import-counts')).toHaveTextContent('追加 1 件・更新 1 件・スキップ 1 件');
+    // Field names in Japanese (issue 19 defect 9).
+    expect(screen.getByRole('cell', { name: '緯度' })).toBeInTheDocument();
+    expect(screen.getByText('緯度は数値で入力してください')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: '閉じる' })).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'キャンセル' })).toBeNull();
     expect(onImported).not.toHaveBeenCalled();

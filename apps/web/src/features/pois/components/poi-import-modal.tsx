@@ -9,16 +9,16 @@ import {
   IMPORT_SUCCESS_CLOSE_MS,
 } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import type { BulkImportResponse, ImportFormat } from '@poi/shared/schemas/poi';
+import { IMPORT_DEFAULT_MODE, IMPORT_FIELD_LABELS, type BulkImportResponse, type ImportFormat, type ImportMode } from '@poi/shared/schemas/poi';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useBulkImport } from '../api/pois-api';
 
 const SAMPLES: Record<ImportFormat, string> = {
-  csv: `name,latitude,longitude,category,address,description,tags
+  csv: `名称,緯度,経度,カテゴリ,住所,説明,タグ
 東京タワー,35.658584,139.745431,観光,東京都港区芝公園4-2-8,展望台,展望台|夜景
-カフェ丸の内,35.681236,139.767125,カフェ,東京都千代田区丸の内1-1,,Wi-Fi|禁煙`,
+カフェ丸の内,35.681236,139.767125,カフェ,東京都千代田区丸の内1-1,,"Wi-Fi|禁煙, 喫煙可"`,
   json: `[
   {
     "name": "東京タワー",
@@ -31,10 +31,18 @@ const SAMPLES: Record<ImportFormat, string> = {
 ]`,
 };
 
-/** Client checks of spec 5 (bulk import): a file, .csv or .json, at most 10 MB. */
+const MODES: Array<{ value: ImportMode; label: string; help: string }> = [
+  { value: 'update', label: '更新(おすすめ)', help: 'poi_id がこのデータセットのPOIと一致する行はそのPOIを更新し、それ以外の行は追加します。エクスポートしたファイルを編集して戻しても重複しません。' },
+  { value: 'add', label: '追加', help: 'すべての行を新しいPOIとして追加します(poi_id は無視します)。別のデータセットのエクスポートを取り込むときに使います。' },
+  { value: 'replace', label: '置き換え', help: 'ファイルにないこのデータセットのPOIを削除し、ファイルの内容に置き換えます(更新と同じく poi_id が一致するPOIはIDを保ちます)。' },
+];
+
+const IMPORT_FILE_NAME = /\.(csv|json|geojson)(\.gz)?$/i;
+
+/** Client checks of spec 5 (bulk import): a file, .csv/.json/.geojson (or gzip of one), at most 10 MB as sent. */
 export function checkImportFile(file: File | undefined): string | null {
   if (!file) return messages.importNoFile;
-  if (!/\.(csv|json|geojson)$/i.test(file.name)) return messages.importFileExtension;
+  if (!IMPORT_FILE_NAME.test(file.name)) return messages.importFileExtension;
   if (file.size > IMPORT_MAX_BYTES) return messages.importTooLarge;
   return null;
 }
@@ -46,6 +54,7 @@ export function checkImportFile(file: File | undefined): string | null {
  */
 export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: string; onClose: () => void; onImported: () => void }) {
   const [format, setFormat] = useState<ImportFormat>('csv');
+  const [mode, setMode] = useState<ImportMode>(IMPORT_DEFAULT_MODE);
   const [file, setFile] = useState<File | undefined>();
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
@@ -67,8 +76,8 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
       return;
     }
     setFile(chosen);
-    if (chosen && /\.json$|\.geojson$/i.test(chosen.name)) setFormat('json');
-    if (chosen && /\.csv$/i.test(chosen.name)) setFormat('csv');
+    if (chosen && /\.(json|geojson)(\.gz)?$/i.test(chosen.name)) setFormat('json');
+    if (chosen && /\.csv(\.gz)?$/i.test(chosen.name)) setFormat('csv');
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -83,7 +92,7 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
     const ticker = window.setInterval(() => setProgress((p) => Math.min(IMPORT_PROGRESS_CAP, p + IMPORT_PROGRESS_STEP)), IMPORT_PROGRESS_INTERVAL_MS);
     timers.current.push(ticker);
     try {
-      const answer = await mutation.mutateAsync({ datasetId, format, file });
+      const answer = await mutation.mutateAsync({ datasetId, format, mode, file });
       window.clearInterval(ticker);
       setProgress(100);
       setResult(answer);
@@ -123,6 +132,10 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
                 {result.total_count} 件中 {result.imported_count} 件を登録しました
                 {result.skipped_count ? `(${result.skipped_count} 件をスキップ)` : ''}
               </p>
+              <p className="mt-1 text-sm" data-testid="import-counts">
+                追加 {result.added_count} 件・更新 {result.updated_count} 件・スキップ {result.skipped_count} 件
+                {result.deleted_count ? `・削除 ${result.deleted_count} 件` : ''}
+              </p>
             </div>
           </div>
           <div className="h-2 w-full overflow-hidden rounded bg-gray-200" aria-hidden="true">
@@ -144,7 +157,7 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
                     {result.skipped.map((s, i) => (
                       <tr key={`${s.line}-${s.field}-${i}`}>
                         <td className="px-3 py-1.5 text-gray-900">{s.line}</td>
-                        <td className="px-3 py-1.5 font-mono text-xs text-gray-800">{s.field}</td>
+                        <td className="px-3 py-1.5 text-gray-800">{IMPORT_FIELD_LABELS[s.field] ?? s.field}</td>
                         <td className="px-3 py-1.5 text-gray-800">{s.reason}</td>
                       </tr>
                     ))}
@@ -177,7 +190,7 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
               id="import-file"
               ref={input}
               type="file"
-              accept=".csv,.json,.geojson,text/csv,application/json"
+              accept=".csv,.json,.geojson,.gz,text/csv,application/json,application/gzip"
               onChange={onFile}
               disabled={uploading}
               className="mt-1 block w-full text-sm text-gray-900 file:mr-3 file:rounded-md file:border-0 file:bg-blue-50 file:px-3 file:py-2 file:text-blue-900"
@@ -187,19 +200,42 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
                 {file.name}({formatFileSize(file.size)})
               </p>
             ) : null}
-            <p className="mt-1 text-xs text-gray-700">CSV(UTF-8 または Shift_JIS)または JSON、最大10MB</p>
+            <p className="mt-1 text-xs text-gray-700">
+              CSV(UTF-8 または Shift_JIS)、JSON または GeoJSON。gzip圧縮(.gz)も可。送信するファイルは最大10MB、展開後は最大100MB
+            </p>
           </div>
+          <fieldset>
+            <legend className="text-sm font-medium text-gray-800">取り込み方法</legend>
+            <div className="mt-2 space-y-2">
+              {MODES.map((m) => (
+                <label key={m.value} className="flex items-start gap-2 text-sm text-gray-900">
+                  <input type="radio" name="import-mode" value={m.value} checked={mode === m.value} onChange={() => setMode(m.value)} disabled={uploading} className="mt-1" />
+                  <span>
+                    <span className="font-medium">{m.label}</span>
+                    <span className="block text-xs text-gray-700">{m.help}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
 
           <div className="grid gap-3 text-sm sm:grid-cols-2">
             <div>
               <p className="font-medium text-gray-900">必須項目</p>
               <p className="mt-1 text-gray-800">name(名称)、latitude(緯度)、longitude(経度)</p>
+              <p className="mt-1 text-xs text-gray-700">見出しは英語名・日本語名のどちらでも構いません。poi_id は更新・置き換えで使います。</p>
             </div>
             <div>
               <p className="font-medium text-gray-900">任意項目</p>
-              <p className="mt-1 text-gray-800">category、address、description、phone、website、image_url、tags(| 区切り)</p>
+              <p className="mt-1 text-gray-800">category、address、description、phone、website、image_url、tags</p>
             </div>
           </div>
+          <ul className="list-disc space-y-1 pl-5 text-xs text-gray-700">
+            <li>タグは | で区切ります。タグの中の | は <code>{'\\|'}</code>、\ は <code>{'\\\\'}</code> と書きます(カンマや「、」はタグの一部です)。JSONではタグの配列も使えます。</li>
+            <li>CSVで先頭が ' のセルは、その ' を除いて取り込みます(エクスポートは = + - @ などで始まるセルの先頭に ' を付けて、Excelで数式として実行されないようにしています)。</li>
+            <li>JSONはPOIの配列、{'{"pois": [...]}'}、GeoJSON FeatureCollection(Point)を取り込めます。</li>
+            <li>スキップされた行の番号は、CSVではExcelの行番号(見出しが1行目、最初のデータが2行目)、JSONではPOIの順番(1件目が1)です。</li>
+          </ul>
           <div>
             <p className="text-sm font-medium text-gray-900">{format === 'csv' ? 'CSVのサンプル' : 'JSONのサンプル'}</p>
             <pre className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-3 text-xs text-gray-100">{SAMPLES[format]}</pre>

@@ -94,7 +94,39 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
         )
       ) : (
         <>
-          <div className="-mx-5 overflow-x-auto">
+          {/* Cards on narrow screens (everything, the buttons included, within the width), a table from md up. */}
+          <ul aria-label="POI" className={`space-y-3 md:hidden ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
+            {list.data.pois.map((poi) => (
+              <li key={poi.poi_id} className="rounded-md border border-gray-200 p-3">
+                <p className="break-words font-medium text-gray-900">{poi.name}</p>
+                <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                  <dt className="text-gray-700">住所</dt>
+                  <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
+                  <dt className="text-gray-700">緯度・経度</dt>
+                  <dd className="font-mono text-xs leading-5 text-gray-800">
+                    {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                  </dd>
+                  <dt className="text-gray-700">登録日</dt>
+                  <dd className="text-gray-800">{formatDate(poi.created_at)}</dd>
+                  <dt className="text-gray-700">POI ID</dt>
+                  <dd className="break-all font-mono text-xs leading-5 text-gray-700">{poi.poi_id}</dd>
+                </dl>
+                <div className="mt-2 flex flex-wrap gap-2">
+                  <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
+                    <Eye className="h-4 w-4" aria-hidden="true" />
+                    詳細
+                  </button>
+                  {canManage ? (
+                    <button type="button" onClick={() => setDeleting(poi)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
+                      <Trash2 className="h-4 w-4" aria-hidden="true" />
+                      削除
+                    </button>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="-mx-5 hidden overflow-x-auto md:block">
             <table className="w-full min-w-[44rem] divide-y divide-gray-200 text-sm">
               <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
                 <tr>
