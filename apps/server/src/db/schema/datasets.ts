@@ -19,6 +19,10 @@ export const datasets = pgTable(
     stripeProductId: text('stripe_product_id'),
     stripeMeterId: text('stripe_meter_id'),
     poiCount: integer('poi_count').notNull().default(0),
+    /** NFKC + lower-cased name and description: what list keywords match (as pois.search_text). */
+    searchText: text('search_text').notNull().default(''),
+    /** Character bigrams of search_text: serves 2-character keywords, which trigrams cannot. */
+    searchBigrams: text('search_bigrams').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -26,6 +30,11 @@ export const datasets = pgTable(
     index('datasets_created_idx').on(t.createdAt, t.id),
     index('datasets_created_by_idx').on(t.createdBy),
     index('datasets_assigned_idx').on(t.assignedUserId),
+    // The list's other orders, each with its dataset_id tie-breaker (read backwards for descending).
+    index('datasets_name_idx').on(t.name, t.id),
+    index('datasets_price_idx').on(t.pricePerSearch, t.id),
+    index('datasets_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('datasets_search_bigrams_idx').using('gin', t.searchBigrams),
     check('datasets_price_range', sql`${t.pricePerSearch} >= 0 AND ${t.pricePerSearch} <= 1000`),
   ],
 );

@@ -1,15 +1,19 @@
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
+import { and, asc, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { datasetPriceHistory, datasets } from '../../db/schema/datasets';
 import { escapeLike } from '../users/users.repository';
 
-export type DatasetRow = typeof datasets.$inferSelect;
+// search_text and search_bigrams serve the list's keyword and never leave the server.
+const { searchText: _searchText, searchBigrams: _searchBigrams, ...rowColumns } = getTableColumns(datasets);
+export type DatasetRow = Omit<typeof datasets.$inferSelect, 'searchText' | 'searchBigrams'>;
 export type PriceHistoryRow = typeof datasetPriceHistory.$inferSelect;
 
 export interface DatasetListFilter {
   type: DatasetFilter;
   keyword?: string;
+  sort: DatasetSort;
   /** Only datasets this user manages as creator or assigned editor (undefined: all). */
   managedBy?: string;
   limit: number;
@@ -31,22 +35,70 @@ const filterCondition = (type: DatasetFilter): SQL | undefined => {
   }
 };
 
-export async function listDatasets(ex: Executor, f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
+/** What a dataset's keywords match: its name and description, normalised as POI text is. */
+export function datasetSearchColumns(name: string, description: string | null): { searchText: string; searchBigrams: string[] } {
+  const searchText = normalizeSearchText(description ? `${name} ${description}` : name);
+  return { searchText, searchBigrams: characterBigrams(searchText) };
+}
+
+/**
+ * Every white-space separated word of the keyword must occur (ARCHITECTURE.md "Keyword search"):
+ * 3+ characters through the trigram index, 2 through the bigram array (then confirmed by the
+ * substring test), 1 by substring alone. Undefined for a keyword that normalises to nothing.
+ */
+export function datasetKeywordCondition(keyword: string | undefined): SQL | undefined {
+  const normalized = keyword ? normalizeSearchText(keyword) : '';
+  if (!normalized) return undefined;
+  const words = [...new Set(normalized.split(' '))];
+  return and(
+    ...words.map((word) => {
+      const like = sql`${datasets.searchText} LIKE ${`%${escapeLike(word)}%`}`;
+      return Array.from(word).length === 2 ? sql`${datasets.searchBigrams} @> ARRAY[${word}]::text[] AND ${like}` : like;
+    }),
+  );
+}
+
+/** Each order ends with the id, so a page boundary never splits or repeats equal keys. */
+export const datasetOrder = (sort: DatasetSort): SQL[] => {
+  switch (sort) {
+    case 'name':
+      return [asc(datasets.name), asc(datasets.id)];
+    case 'price_asc':
+      return [asc(datasets.pricePerSearch), asc(datasets.id)];
+    case 'price_desc':
+      return [desc(datasets.pricePerSearch), desc(datasets.id)];
+    default:
+      return [desc(datasets.createdAt), desc(datasets.id)];
+  }
+};
+
+export function datasetListWhere(f: Pick<DatasetListFilter, 'type' | 'keyword' | 'managedBy'>): SQL | undefined {
   const conditions = [
     filterCondition(f.type),
-    f.keyword ? sql`${datasets.name} ILIKE ${'%' + escapeLike(f.keyword) + '%'}` : undefined,
+    datasetKeywordCondition(f.keyword),
     f.managedBy ? or(eq(datasets.createdBy, f.managedBy), eq(datasets.assignedUserId, f.managedBy)) : undefined,
   ].filter((c): c is SQL => c !== undefined);
-  const where = conditions.length ? and(...conditions) : undefined;
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** One page in the chosen order and the exact number of matches (past the end: no rows, the total). */
+export async function listDatasets(ex: Executor, f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
+  const where = datasetListWhere(f);
   const [rows, count] = await Promise.all([
-    ex.select().from(datasets).where(where).orderBy(desc(datasets.createdAt), desc(datasets.id)).limit(f.limit).offset(f.offset),
+    ex
+      .select(rowColumns)
+      .from(datasets)
+      .where(where)
+      .orderBy(...datasetOrder(f.sort))
+      .limit(f.limit)
+      .offset(f.offset),
     ex.select({ total: sql<number>`count(*)::int` }).from(datasets).where(where),
   ]);
   return { rows, total: count[0]?.total ?? 0 };
 }
 
 export async function findDataset(ex: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<DatasetRow | undefined> {
-  const query = ex.select().from(datasets).where(eq(datasets.id, id)).limit(1);
+  const query = ex.select(rowColumns).from(datasets).where(eq(datasets.id, id)).limit(1);
   const rows = options.forUpdate ? await query.for('update') : await query;
   return rows[0];
 }
@@ -55,7 +107,10 @@ export async function insertDataset(
   ex: Executor,
   values: Pick<typeof datasets.$inferInsert, 'name' | 'description' | 'pricePerSearch' | 'isPlatformDataset' | 'createdBy' | 'assignedUserId' | 'providerUserId'>,
 ): Promise<DatasetRow> {
-  const rows = await ex.insert(datasets).values(values).returning();
+  const rows = await ex
+    .insert(datasets)
+    .values({ ...values, ...datasetSearchColumns(values.name, values.description ?? null) })
+    .returning(rowColumns);
   return rows[0]!;
 }
 
