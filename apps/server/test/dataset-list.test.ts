@@ -160,6 +160,9 @@ describe('keyword', () => {
     expect(await names(`keyword=${encodeURIComponent('東山エリア')}`)).toEqual(['京都の寺社']);
     expect(await names(`keyword=${encodeURIComponent('寺院')}`)).toEqual(['京都の寺社']);
     expect(await names(`keyword=${encodeURIComponent('寺')}`)).toEqual(['京都の寺社']);
+    expect(await names(`keyword=${encodeURIComponent('汁')}`)).toEqual(['100%_果汁スタンド']);
+    expect(await names(`keyword=${encodeURIComponent('Ｔ')}`)).toEqual(['ＴＯＫＹＯ Ｃａｆｅ ｓｅｌｅｃｔｉｏｎ']);
+    expect(await names(`keyword=${encodeURIComponent('遺')}`)).toEqual(['京都の寺社']);
     expect(await names(`keyword=${encodeURIComponent('京都　神社')}`)).toEqual(['京都の寺社']);
     expect(await names(`keyword=${encodeURIComponent('京都 カフェ')}`)).toEqual([]);
     // A word spelled across name and description matches nothing.
@@ -226,16 +229,20 @@ describe('stored search text', () => {
       .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
       .filter((s) => s.startsWith('UPDATE'));
     expect(updates).toHaveLength(2);
-    const before = await ctx.query<{ id: string; search_text: string; search_bigrams: string[] }>(
-      'SELECT id, search_text, search_bigrams FROM datasets ORDER BY id',
+    const before = await ctx.query<{ id: string; search_text: string; search_grams: string[] }>(
+      'SELECT id, search_text, search_grams FROM datasets ORDER BY id',
     );
     for (const u of updates) await ctx.query(u);
-    const after = await ctx.query<{ id: string; search_text: string; search_bigrams: string[] }>(
-      'SELECT id, search_text, search_bigrams FROM datasets ORDER BY id',
+    const after = await ctx.query<{ id: string; search_text: string; search_grams: string[] }>(
+      'SELECT id, search_text, search_grams FROM datasets ORDER BY id',
     );
     expect(after.map((r) => r.search_text)).toEqual(before.map((r) => r.search_text));
-    expect(after.map((r) => [...r.search_bigrams].sort())).toEqual(before.map((r) => [...r.search_bigrams].sort()));
-    expect(before.find((r) => r.search_text.startsWith('カフェ・メニュー'))?.search_text).toBe('カフェ・メニュー 半角カナで登録したカフェのデータ');
+    expect(after.map((r) => [...r.search_grams].sort())).toEqual(before.map((r) => [...r.search_grams].sort()));
+    const cafe = before.find((r) => r.search_text.startsWith('カフェ・メニュー'))!;
+    expect(cafe.search_text).toBe('カフェ・メニュー 半角カナで登録したカフェのデータ');
+    // Every character and 2-character substring, none with the space.
+    expect(cafe.search_grams).toEqual(expect.arrayContaining(['カ', 'ー', 'カフ', 'ュー', 'デー']));
+    expect(cafe.search_grams.some((g) => /\s/.test(g))).toBe(false);
   });
 });
 
