@@ -76,7 +76,7 @@ test('more than 100 datasets: every one reachable by paging and search, pickable
   await expect(page).toHaveURL(/\/datasets\?page=6$/);
   await expect(page.getByRole('article')).toHaveCount(COUNT - 5 * PAGE);
   await expect(page.getByRole('article', { name: oldest })).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/datasets-last-page-1280.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENS}/lists-datasets-last-page-1280.png`, fullPage: true });
   await expectAxeClean(page);
 
   // /marketplace: the run's datasets among everyone's, by keyword (typed in full-width), sorted by
@@ -113,7 +113,7 @@ test('more than 100 datasets: every one reachable by paging and search, pickable
   await page.reload();
   await expect(page.getByRole('article').first()).toBeVisible();
   expect(await cardNames(page)).toEqual(frees.slice(PAGE, 2 * PAGE));
-  await page.screenshot({ path: `${SCREENS}/marketplace-1280.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENS}/lists-marketplace-1280.png`, fullPage: true });
   await expectAxeClean(page);
   await page.getByRole('article').first().getByRole('link', { name: '詳細を見る' }).click();
   await expect(page).toHaveTitle(/データセット詳細/);
@@ -137,14 +137,14 @@ test('more than 100 datasets: every one reachable by paging and search, pickable
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/marketplace?q=${encodeURIComponent(tag)}&sort=price_desc&page=3`);
   await expect(page.getByRole('article').first()).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/marketplace-390.png` });
+  await page.screenshot({ path: `${SCREENS}/lists-marketplace-390.png` });
   await page.getByRole('navigation', { name: 'データセット一覧のページ送り' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/marketplace-390-pager.png` });
+  await page.screenshot({ path: `${SCREENS}/lists-marketplace-390-pager.png` });
   await expectNoHorizontalScroll(page);
   await expectAxeClean(page);
   await page.goto('/datasets?page=3');
   await expect(page.getByRole('article').first()).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/datasets-390.png` });
+  await page.screenshot({ path: `${SCREENS}/lists-datasets-390.png` });
   await expectNoHorizontalScroll(page);
   await expectAxeClean(page);
 
@@ -197,7 +197,7 @@ test('more than 100 datasets: every one reachable by paging and search, pickable
   await reveal.getByRole('combobox', { name: '検索するデータセット' }).fill(tag);
   await expect(reveal.getByRole('listbox')).toBeVisible();
   await expect(reveal.getByText(/全 1[0-9]{2} 件中 20 件を表示しています/)).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/dataset-picker-390.png` });
+  await page.screenshot({ path: `${SCREENS}/lists-picker-390.png` });
   await expectNoHorizontalScroll(page);
   await expectAxeClean(page);
 });
