@@ -22,6 +22,7 @@ import { copyIntoPglite, copyIntoPostgres } from './load';
 import { runConsoleBench, type ConsoleCheck } from './console';
 import { runImportBench, runRoundTripBench } from './import-bench';
 import { runPublicApiBench } from './public-api-bench';
+import { runDatasetListBench } from './dataset-list-bench';
 import { fmt, pct, type BenchResult } from './stats';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
@@ -104,7 +105,7 @@ async function seedAccount(db: Database) {
   const existing = (await client.query(`SELECT d.id AS dataset, u.id AS user FROM datasets d JOIN users u ON u.email = 'bench@example.com' WHERE d.name = 'ベンチマーク' LIMIT 1`)).rows[0];
   if (existing) {
     await client.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [existing.user, createHash('sha256').update(token).digest('hex')]);
-    return { token, datasetId: existing.dataset!, query: client.query.bind(client), reused: true };
+    return { token, userId: existing.user!, datasetId: existing.dataset!, query: client.query.bind(client), reused: true };
   }
   const user = (await client.query(`INSERT INTO users (email, account_type) VALUES ('bench@example.com', 'data_provider') RETURNING id`)).rows[0]!.id!;
   await client.query(`INSERT INTO sessions (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 day')`, [user, createHash('sha256').update(token).digest('hex')]);
@@ -114,7 +115,7 @@ async function seedAccount(db: Database) {
       [user],
     )
   ).rows[0]!.id!;
-  return { token, datasetId: dataset, query: client.query.bind(client), reused: false };
+  return { token, userId: user, datasetId: dataset, query: client.query.bind(client), reused: false };
 }
 
 async function openEngine(kind: 'postgres' | 'pglite'): Promise<Engine & { dropDb?: () => Promise<void> }> {
@@ -287,6 +288,11 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
       }
       if (process.env.BENCH_SKIP_ROUNDTRIP !== '1') {
         results.push(...(await runRoundTripBench({ kind, base, headers, datasetId: account.datasetId, raw: engine.raw, database: engine.database })));
+      }
+      if (process.env.BENCH_SKIP_DATASETS !== '1') {
+        results.push(
+          ...(await runDatasetListBench({ kind, base, headers, userId: account.userId, database: engine.database, query: account.query, raw: engine.raw, iterations: ITERATIONS })),
+        );
       }
     } finally {
       await app.close();

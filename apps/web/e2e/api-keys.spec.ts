@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { pickOption } from './support/combobox';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -59,7 +60,7 @@ test('a consumer creates a key, runs the shown curl command, and sees the search
   expect(key).toMatch(/^poi_live_[0-9A-Za-z]{38}$/);
   await reveal.getByRole('button', { name: 'APIキーをコピー' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-  await reveal.getByLabel('検索するデータセット').selectOption({ label: `${datasetName}(1検索 ¥1.50)` });
+  await pickOption(reveal, '検索するデータセット', datasetName, datasetName);
   const command = await reveal.getByTestId('curl-command').innerText();
   expect(command).toContain(key);
   expect(command).toContain(datasetId);

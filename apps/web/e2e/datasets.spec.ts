@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { pickOption } from './support/combobox';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -35,8 +36,8 @@ test('platform admin creates a dataset for a provider, who manages its POIs and 
   await modal.getByRole('button', { name: '作成' }).click();
   await expect(modal.getByText('価格は0から1000の範囲で入力してください')).toBeVisible();
   await modal.getByLabel('1検索あたりの価格(円)').fill('0.5');
-  await modal.getByLabel('POI編集者(データプロバイダー)').selectOption({ label: `東京データ株式会社 (${provider.email})` });
-  await modal.getByLabel('収益受取人(データプロバイダー)').selectOption({ label: `東京データ株式会社 (${provider.email})` });
+  await pickOption(modal, 'POI編集者(データプロバイダー)', provider.email, `東京データ株式会社 (${provider.email})`);
+  await pickOption(modal, '収益受取人(データプロバイダー)', provider.email, `東京データ株式会社 (${provider.email})`);
   await modal.getByRole('button', { name: '作成' }).click();
   await expect(page.getByText('データセットを作成しました').first()).toBeVisible();
   await expect(modal).toBeHidden();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { pickOption } from './support/combobox';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -48,7 +49,7 @@ test('import a CSV in the modal, find the POIs by keyword and radius on /poi, mo
   // /poi: keyword (half-width kana finds full-width), then radius around Tokyo station.
   await page.goto('/poi');
   await expect(page).toHaveTitle(/POI管理/);
-  await page.getByLabel('データセット').selectOption({ label: '東京の店舗(3件)' });
+  await pickOption(page, 'データセット', '東京の店舗', '東京の店舗');
   await page.getByLabel('キーワード').fill('カフェ');
   await page.getByRole('button', { name: '検索', exact: true }).click();
   const results = page.getByRole('region', { name: /検索結果/ });
@@ -71,7 +72,7 @@ test('import a CSV in the modal, find the POIs by keyword and radius on /poi, mo
   // Move 東京タワー to the other dataset; it leaves this dataset's results.
   await page.getByRole('button', { name: '東京タワー を移動' }).click();
   const dialog = page.getByRole('dialog', { name: 'POIを移動' });
-  await dialog.getByLabel('移動先のデータセット').selectOption({ label: '移動先データ' });
+  await pickOption(dialog, '移動先のデータセット', '移動先', '移動先データ');
   await dialog.getByRole('button', { name: '移動する' }).click();
   await expect(page.getByText('POIを移動しました').first()).toBeVisible();
   await expect(results.getByRole('row')).toHaveCount(2);

@@ -6,6 +6,7 @@ import { ArrowRightLeft, Eye, Pencil, Search, Trash2 } from 'lucide-react';
 import { formatCoordinate } from '@poi/shared/format';
 import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
+import type { Dataset } from '@poi/shared/schemas/dataset';
 import { poiSearchQuerySchema, SEARCH_RADIUS_MAX, type Poi } from '@poi/shared/schemas/poi';
 import { Button } from '../components/ui/button';
 import { FormField, inputClass } from '../components/ui/form-field';
@@ -15,6 +16,7 @@ import { Pagination } from '../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
 import { useDatasets } from '../features/datasets/api/datasets-api';
 import { datasetKeys } from '../features/datasets/api/keys';
+import { DatasetPicker } from '../features/datasets/components/dataset-picker';
 import type { PoiListFilters } from '../features/pois/api/keys';
 import { useMovePoi, usePoiList } from '../features/pois/api/pois-api';
 import { PoiMap } from '../features/pois/components/lazy-poi-map';
@@ -24,7 +26,6 @@ import { PoiFormModal } from '../features/pois/components/poi-form-modal';
 import { getErrorMessage } from '../lib/api-client';
 
 const PAGE_SIZE = POI_SEARCH_DEFAULT_LIMIT;
-const ALL = 'all';
 
 export const formatDistance = (m: number | undefined): string =>
   m === undefined ? '-' : m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`;
@@ -39,9 +40,9 @@ interface Criteria {
 export function PoiManagementPage() {
   const datasets = useDatasets({ type: 'all', managed: true });
   const managed = useMemo(() => datasets.data?.datasets ?? [], [datasets.data]);
-  const nameOf = (id: string) => managed.find((d) => d.dataset_id === id)?.name ?? id;
-
-  const [datasetChoice, setDatasetChoice] = useState(ALL);
+  // null: every managed dataset (the first 10); otherwise the one picked (DatasetPicker).
+  const [datasetChoice, setDatasetChoice] = useState<Dataset | null>(null);
+  const nameOf = (id: string) => managed.find((d) => d.dataset_id === id)?.name ?? (datasetChoice?.dataset_id === id ? datasetChoice.name : id);
   const [keyword, setKeyword] = useState('');
   const [lat, setLat] = useState('');
   const [lon, setLon] = useState('');
@@ -52,7 +53,7 @@ export function PoiManagementPage() {
   const [viewing, setViewing] = useState<Poi | null>(null);
   const [editing, setEditing] = useState<Poi | null>(null);
   const [moving, setMoving] = useState<Poi | null>(null);
-  const [moveTarget, setMoveTarget] = useState('');
+  const [moveTarget, setMoveTarget] = useState<Dataset | null>(null);
   const [deleting, setDeleting] = useState<Poi | null>(null);
 
   const filters: PoiListFilters = { datasetIds: criteria?.datasetIds ?? [], keyword: criteria?.keyword, point: criteria?.point, page, pageSize: PAGE_SIZE };
@@ -64,7 +65,7 @@ export function PoiManagementPage() {
 
   const onSearch = (e: FormEvent) => {
     e.preventDefault();
-    const ids = datasetChoice === ALL ? managed.slice(0, 10).map((d) => d.dataset_id) : [datasetChoice];
+    const ids = datasetChoice === null ? managed.slice(0, 10).map((d) => d.dataset_id) : [datasetChoice.dataset_id];
     const hasPoint = lat.trim() !== '' || lon.trim() !== '';
     // Blank form fields are left out (the API refuses an empty value): a blank keyword is no keyword.
     const parsed = poiSearchQuerySchema.safeParse({
@@ -91,7 +92,7 @@ export function PoiManagementPage() {
   const onMove = async () => {
     if (!moving || !moveTarget) return;
     try {
-      await move.mutateAsync({ poiId: moving.poi_id, targetDatasetId: moveTarget });
+      await move.mutateAsync({ poiId: moving.poi_id, targetDatasetId: moveTarget.dataset_id });
       refreshCounts();
       toast.success(messages.poiMoved);
       setMoving(null);
@@ -119,7 +120,7 @@ export function PoiManagementPage() {
           type="button"
           onClick={() => {
             setMoving(poi);
-            setMoveTarget('');
+            setMoveTarget(null);
           }}
           aria-label={`${poi.name} を移動`}
           className={`${base} text-gray-800 hover:bg-gray-100`}
@@ -159,14 +160,14 @@ export function PoiManagementPage() {
       <form role="search" onSubmit={onSearch} noValidate className="grid gap-4 rounded-lg border border-gray-200 bg-white p-5 lg:grid-cols-2">
         <div className="space-y-4">
           <FormField id="poi-dataset" label="データセット">
-            <select id="poi-dataset" value={datasetChoice} onChange={(e) => setDatasetChoice(e.target.value)} className={inputClass}>
-              <option value={ALL}>管理しているすべてのデータセット{managed.length > 10 ? '(先頭10件)' : ''}</option>
-              {managed.map((d) => (
-                <option key={d.dataset_id} value={d.dataset_id}>
-                  {d.name}({d.poi_count.toLocaleString('ja-JP')}件)
-                </option>
-              ))}
-            </select>
+            <DatasetPicker
+              id="poi-dataset"
+              managed
+              value={datasetChoice}
+              onChange={setDatasetChoice}
+              noneLabel={`管理しているすべてのデータセット${managed.length > 10 ? '(先頭10件)' : ''}`}
+              describe={(d) => `${d.poi_count.toLocaleString('ja-JP')}件`}
+            />
           </FormField>
           <FormField id="poi-search-keyword" label="キーワード" hint="名称・住所・カテゴリ・タグを検索します(全角・半角は区別しません)">
             <input id="poi-search-keyword" type="search" value={keyword} onChange={(e) => setKeyword(e.target.value)} className={inputClass} />
@@ -324,16 +325,7 @@ export function PoiManagementPage() {
         >
           <p className="mb-3 text-sm text-gray-800">「{moving.name}」を別のデータセットへ移動します。</p>
           <FormField id="move-target" label="移動先のデータセット" required>
-            <select id="move-target" value={moveTarget} onChange={(e) => setMoveTarget(e.target.value)} className={inputClass}>
-              <option value="">選択してください</option>
-              {managed
-                .filter((d) => d.dataset_id !== moving.dataset_id)
-                .map((d) => (
-                  <option key={d.dataset_id} value={d.dataset_id}>
-                    {d.name}
-                  </option>
-                ))}
-            </select>
+            <DatasetPicker id="move-target" managed value={moveTarget} onChange={setMoveTarget} excludeId={moving.dataset_id} />
           </FormField>
         </Modal>
       ) : null}

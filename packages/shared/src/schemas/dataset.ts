@@ -66,16 +66,42 @@ export type PriceChangeBody = z.input<typeof priceChangeBodySchema>;
 export const DATASET_FILTERS = ['all', 'paid', 'free', 'platform', 'provider'] as const;
 export type DatasetFilter = (typeof DATASET_FILTERS)[number];
 
+/** Orders of the dataset lists; each ends with dataset_id, so pages never overlap or skip. */
+export const DATASET_SORTS = ['newest', 'name', 'price_asc', 'price_desc'] as const;
+export type DatasetSort = (typeof DATASET_SORTS)[number];
+export const DATASET_LIST_MAX_LIMIT = 100;
+export const DATASET_LIST_DEFAULT_LIMIT = 50;
+export const DATASET_KEYWORD_MAX = 100;
+export const DATASET_LIST_MAX_OFFSET = 1_000_000;
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** An integer query parameter; blank means the default, anything else not an integer in range is refused. */
+const integerParam = (min: number, max: number, fallback: number, message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : blankToUndefined(v)),
+    z.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback),
+  );
+
 export const datasetListQuerySchema = z.object({
-  type: z.enum(DATASET_FILTERS).default('all'),
-  keyword: z.string().trim().max(100).optional(),
+  type: z
+    .preprocess(blankToUndefined, z.enum(DATASET_FILTERS, { error: '絞り込み(type)は all・paid・free・platform・provider のいずれかで指定してください' }).default('all'))
+    .describe('絞り込み: all(すべて)・paid(有料)・free(無料)・platform(プラットフォーム提供)・provider(プロバイダー提供)'),
+  keyword: z
+    .preprocess(
+      blankToUndefined,
+      z.string().trim().max(DATASET_KEYWORD_MAX, `キーワードは${DATASET_KEYWORD_MAX}文字以内で入力してください`).optional(),
+    )
+    .describe('名称・説明に含まれる文字列(空白区切りはすべてを含むもの。全角・半角、大文字・小文字を区別しません)'),
+  sort: z
+    .preprocess(blankToUndefined, z.enum(DATASET_SORTS, { error: '並び順(sort)は newest・name・price_asc・price_desc のいずれかで指定してください' }).default('newest'))
+    .describe('並び順: newest(新しい順)・name(名前順)・price_asc(価格の安い順)・price_desc(価格の高い順)'),
   /** Only the datasets the caller manages (the /datasets screen). */
   managed: z
-    .enum(['true', 'false'])
+    .enum(['true', 'false'], { error: 'managed は true または false で指定してください' })
     .optional()
     .transform((v) => v === 'true'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: integerParam(1, DATASET_LIST_MAX_LIMIT, DATASET_LIST_DEFAULT_LIMIT, `件数(limit)は1から${DATASET_LIST_MAX_LIMIT}までの整数で指定してください`).describe('1ページの件数(1〜100)'),
+  offset: integerParam(0, DATASET_LIST_MAX_OFFSET, 0, `開始位置(offset)は0から${DATASET_LIST_MAX_OFFSET}までの整数で指定してください`).describe('読み飛ばす件数(ページ送り)'),
 });
 export type DatasetListQuery = z.input<typeof datasetListQuerySchema>;
 

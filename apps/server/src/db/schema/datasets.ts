@@ -19,13 +19,27 @@ export const datasets = pgTable(
     stripeProductId: text('stripe_product_id'),
     stripeMeterId: text('stripe_meter_id'),
     poiCount: integer('poi_count').notNull().default(0),
+    /** NFKC + lower-cased name and description: what list keywords match (as pois.search_text). */
+    searchText: text('search_text').notNull().default(''),
+    /**
+     * The distinct characters and 2-character substrings of search_text: serve 1- and
+     * 2-character keywords through a GIN index, which trigrams cannot.
+     */
+    searchGrams: text('search_grams').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('datasets_created_idx').on(t.createdAt, t.id),
+    // The list's orders, each ending with its dataset_id tie-breaker (read backwards for
+    // descending), then the columns of the type filters, so a deep page is found in the index
+    // alone (index-only scan) before its rows are read.
+    index('datasets_created_idx').on(t.createdAt, t.id, t.isPlatformDataset, t.pricePerSearch),
     index('datasets_created_by_idx').on(t.createdBy),
     index('datasets_assigned_idx').on(t.assignedUserId),
+    index('datasets_name_idx').on(t.name, t.id, t.isPlatformDataset, t.pricePerSearch),
+    index('datasets_price_idx').on(t.pricePerSearch, t.id, t.isPlatformDataset),
+    index('datasets_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('datasets_search_grams_idx').using('gin', t.searchGrams),
     check('datasets_price_range', sql`${t.pricePerSearch} >= 0 AND ${t.pricePerSearch} <= 1000`),
   ],
 );

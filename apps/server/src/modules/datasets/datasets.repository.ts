@@ -1,15 +1,19 @@
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
+import { and, asc, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { datasetPriceHistory, datasets } from '../../db/schema/datasets';
 import { escapeLike } from '../users/users.repository';
 
-export type DatasetRow = typeof datasets.$inferSelect;
+// search_text and search_grams serve the list's keyword and never leave the server.
+const { searchText: _searchText, searchGrams: _searchGrams, ...rowColumns } = getTableColumns(datasets);
+export type DatasetRow = Omit<typeof datasets.$inferSelect, 'searchText' | 'searchGrams'>;
 export type PriceHistoryRow = typeof datasetPriceHistory.$inferSelect;
 
 export interface DatasetListFilter {
   type: DatasetFilter;
   keyword?: string;
+  sort: DatasetSort;
   /** Only datasets this user manages as creator or assigned editor (undefined: all). */
   managedBy?: string;
   limit: number;
@@ -31,22 +35,100 @@ const filterCondition = (type: DatasetFilter): SQL | undefined => {
   }
 };
 
-export async function listDatasets(ex: Executor, f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
+/** What a dataset's keywords match: its name and description, normalised as POI text is. */
+export function datasetSearchColumns(name: string, description: string | null): { searchText: string; searchGrams: string[] } {
+  const searchText = normalizeSearchText(description ? `${name} ${description}` : name);
+  const characters = new Set(Array.from(searchText).filter((c) => !/\s/u.test(c)));
+  return { searchText, searchGrams: [...characters, ...characterBigrams(searchText)] };
+}
+
+/**
+ * Every white-space separated word of the keyword must occur (ARCHITECTURE.md "Keyword search"):
+ * 3+ characters through the trigram index, 1 and 2 characters through the grams array (exact:
+ * it holds every character and 2-character substring). Undefined for a keyword that normalises
+ * to nothing.
+ */
+function datasetKeywordCondition(keyword: string | undefined): SQL | undefined {
+  const normalized = keyword ? normalizeSearchText(keyword) : '';
+  if (!normalized) return undefined;
+  const words = [...new Set(normalized.split(' '))];
+  return and(
+    ...words.map((word) =>
+      Array.from(word).length <= 2 ? sql`${datasets.searchGrams} @> ARRAY[${word}]::text[]` : sql`${datasets.searchText} LIKE ${`%${escapeLike(word)}%`}`,
+    ),
+  );
+}
+
+/** Each order ends with the id, so a page boundary never splits or repeats equal keys. */
+const datasetOrder = (sort: DatasetSort): SQL[] => {
+  switch (sort) {
+    case 'name':
+      return [asc(datasets.name), asc(datasets.id)];
+    case 'price_asc':
+      return [asc(datasets.pricePerSearch), asc(datasets.id)];
+    case 'price_desc':
+      return [desc(datasets.pricePerSearch), desc(datasets.id)];
+    default:
+      return [desc(datasets.createdAt), desc(datasets.id)];
+  }
+};
+
+function datasetListWhere(f: Pick<DatasetListFilter, 'type' | 'keyword' | 'managedBy'>): SQL | undefined {
   const conditions = [
     filterCondition(f.type),
-    f.keyword ? sql`${datasets.name} ILIKE ${'%' + escapeLike(f.keyword) + '%'}` : undefined,
+    datasetKeywordCondition(f.keyword),
     f.managedBy ? or(eq(datasets.createdBy, f.managedBy), eq(datasets.assignedUserId, f.managedBy)) : undefined,
   ].filter((c): c is SQL => c !== undefined);
-  const where = conditions.length ? and(...conditions) : undefined;
-  const [rows, count] = await Promise.all([
-    ex.select().from(datasets).where(where).orderBy(desc(datasets.createdAt), desc(datasets.id)).limit(f.limit).offset(f.offset),
-    ex.select({ total: sql<number>`count(*)::int` }).from(datasets).where(where),
-  ]);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/**
+ * The two statements of a list call (the bench runs them raw): the page and the exact count.
+ * The page finds its ids first (a "deferred join"): the offset walks the order's index —
+ * index-only where the filter allows — instead of sorting whole rows, and only the page's
+ * rows are read in full. A deep page of 10,000 datasets costs ~1 ms instead of ~20.
+ */
+export function buildDatasetListQueries(ex: Executor, f: DatasetListFilter) {
+  const where = datasetListWhere(f);
+  const order = datasetOrder(f.sort);
+  const pageIds = ex.select({ id: datasets.id }).from(datasets).where(where).orderBy(...order).limit(f.limit).offset(f.offset).as('page_ids');
+  return {
+    page: ex
+      .select(rowColumns)
+      .from(datasets)
+      .innerJoin(pageIds, eq(datasets.id, pageIds.id))
+      .orderBy(...order),
+    count: ex.select({ total: sql<number>`count(*)::int` }).from(datasets).where(where),
+  };
+}
+
+/**
+ * The statement that steers a keyword list onto its GIN indexes. At 10,000 datasets the planner
+ * rates a sequential scan and a bitmap scan of a GIN index about equal (the table is small and
+ * it expects random page reads), while running them costs 15–35 ms against 2–5 ms on the
+ * development machine: the scan deconstructs every row's grams array or matches every row's
+ * text. Set for the list's own transaction only.
+ */
+export const PREFER_INDEX_SQL = 'SET LOCAL enable_seqscan = off';
+
+/** One page in the chosen order and the exact number of matches (past the end: no rows, the total). */
+export async function listDatasets(ex: Executor, f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
+  if (f.keyword && normalizeSearchText(f.keyword)) {
+    return ex.transaction(async (tx) => {
+      await tx.execute(sql.raw(PREFER_INDEX_SQL));
+      const q = buildDatasetListQueries(tx, f);
+      const rows = await q.page;
+      const count = await q.count;
+      return { rows, total: count[0]?.total ?? 0 };
+    });
+  }
+  const q = buildDatasetListQueries(ex, f);
+  const [rows, count] = await Promise.all([q.page, q.count]);
   return { rows, total: count[0]?.total ?? 0 };
 }
 
 export async function findDataset(ex: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<DatasetRow | undefined> {
-  const query = ex.select().from(datasets).where(eq(datasets.id, id)).limit(1);
+  const query = ex.select(rowColumns).from(datasets).where(eq(datasets.id, id)).limit(1);
   const rows = options.forUpdate ? await query.for('update') : await query;
   return rows[0];
 }
@@ -55,7 +137,10 @@ export async function insertDataset(
   ex: Executor,
   values: Pick<typeof datasets.$inferInsert, 'name' | 'description' | 'pricePerSearch' | 'isPlatformDataset' | 'createdBy' | 'assignedUserId' | 'providerUserId'>,
 ): Promise<DatasetRow> {
-  const rows = await ex.insert(datasets).values(values).returning();
+  const rows = await ex
+    .insert(datasets)
+    .values({ ...values, ...datasetSearchColumns(values.name, values.description ?? null) })
+    .returning(rowColumns);
   return rows[0]!;
 }
 

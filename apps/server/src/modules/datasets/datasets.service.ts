@@ -1,7 +1,7 @@
 import { messages } from '@poi/shared/messages';
 import { senToDecimalString, toSen } from '@poi/shared/money';
 import { isAdmin, isDataProvider, isPlatformAdmin } from '@poi/shared/roles';
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
@@ -30,7 +30,7 @@ export function canManageDataset(user: CurrentUser, dataset: Pick<repo.DatasetRo
 }
 
 export interface DatasetsService {
-  list(user: CurrentUser, query: { type: DatasetFilter; keyword?: string; managed: boolean; limit: number; offset: number }): Promise<{ rows: repo.DatasetRow[]; total: number }>;
+  list(user: CurrentUser, query: { type: DatasetFilter; keyword?: string; sort: DatasetSort; managed: boolean; limit: number; offset: number }): Promise<{ rows: repo.DatasetRow[]; total: number }>;
   get(user: CurrentUser, id: string): Promise<{ dataset: repo.DatasetRow; history: repo.PriceHistoryRow[] }>;
   createAsProvider(user: CurrentUser, input: DatasetInput): Promise<repo.DatasetRow>;
   assign(user: CurrentUser, input: DatasetInput & { assigned_user_id?: string; provider_user_id?: string }): Promise<repo.DatasetRow>;
@@ -88,6 +88,7 @@ export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): D
       return repo.listDatasets(db, {
         type: query.type,
         keyword: query.keyword,
+        sort: query.sort,
         limit: query.limit,
         offset: query.offset,
         // Platform admins and admins manage every dataset, so "mine" is all of them.

@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AccountType } from '@poi/shared/roles';
+import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { users } from '../../db/schema/users';
 
@@ -67,12 +68,22 @@ export interface UserListFilter {
   offset: number;
 }
 
+/**
+ * E-mail or display name contains the keyword, both sides folded as the searches fold them
+ * (NFKC, lower case: ＴＡＲＯ finds taro@…, ﾀﾛｳ finds タロウ). No index: the pickers ask for one
+ * account type, and users are few next to POIs.
+ */
+function userKeywordCondition(keyword: string | undefined): SQL | undefined {
+  const normalized = keyword ? normalizeSearchText(keyword) : '';
+  if (!normalized) return undefined;
+  const pattern = `%${escapeLike(normalized)}%`;
+  return sql`(lower(normalize(${users.email}, NFKC)) LIKE ${pattern} OR lower(normalize(coalesce(${users.displayName}, ''), NFKC)) LIKE ${pattern})`;
+}
+
 export async function listUsers(ex: Executor, f: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
   const conditions = [
     f.accountType ? eq(users.accountType, f.accountType) : undefined,
-    f.keyword
-      ? sql`(${users.email} ILIKE ${'%' + escapeLike(f.keyword) + '%'} OR ${users.displayName} ILIKE ${'%' + escapeLike(f.keyword) + '%'})`
-      : undefined,
+    userKeywordCondition(f.keyword),
   ].filter((c) => c !== undefined);
   const where = conditions.length ? and(...conditions) : undefined;
   const [rows, count] = await Promise.all([

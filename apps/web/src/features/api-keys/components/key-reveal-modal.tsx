@@ -1,24 +1,23 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router';
 import { formatYen } from '@poi/shared/format';
+import type { Dataset } from '@poi/shared/schemas/dataset';
 import { Button } from '../../../components/ui/button';
 import { inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { useDatasets } from '../../datasets/api/datasets-api';
+import { DatasetPicker } from '../../datasets/components/dataset-picker';
 import { apiOrigin, buildCurlCommand } from '../curl-command';
 import { CopyButton } from './copy-button';
 
 /** The one time a key is shown in full: copy it, and copy a ready curl command that uses it. */
 export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: string; name: string; rotated?: boolean; onClose: () => void }) {
-  const datasets = useDatasets({ type: 'all' });
-  const choices = useMemo(() => {
-    const list = datasets.data?.datasets ?? [];
-    // Free datasets first: they work for every account, trial included.
-    return [...list].sort((a, b) => a.price_per_search - b.price_per_search);
-  }, [datasets.data]);
-  const [picked, setPicked] = useState<string>('');
-  const datasetId = picked || choices[0]?.dataset_id || '';
+  // Free datasets first: they work for every account, trial included. The cheapest is the default.
+  const datasets = useDatasets({ type: 'all', sort: 'price_asc', limit: 1 });
+  const [picked, setPicked] = useState<Dataset | null>(null);
+  const chosen = picked ?? datasets.data?.datasets[0] ?? null;
+  const datasetId = chosen?.dataset_id ?? '';
   const command = datasetId ? buildCurlCommand(apiOrigin(), secret, datasetId) : '';
 
   return (
@@ -51,19 +50,18 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
             試してみる
           </h3>
           <p className="mt-1 text-sm text-gray-700">ターミナルで次のコマンドを実行すると、検索結果のJSONが返ります。検索は使用量に反映されます。</p>
-          {choices.length ? (
+          {chosen ? (
             <>
               <label htmlFor="try-dataset" className="mt-3 block text-sm font-medium text-gray-800">
                 検索するデータセット
               </label>
-              <select id="try-dataset" className={inputClass} value={datasetId} onChange={(e) => setPicked(e.target.value)}>
-                {choices.map((d) => (
-                  <option key={d.dataset_id} value={d.dataset_id}>
-                    {d.name}
-                    {d.price_per_search > 0 ? `(1検索 ${formatYen(d.price_per_search)})` : '(無料)'}
-                  </option>
-                ))}
-              </select>
+              <DatasetPicker
+                id="try-dataset"
+                sort="price_asc"
+                value={chosen}
+                onChange={(d) => d && setPicked(d)}
+                describe={(d) => (d.price_per_search > 0 ? `1検索 ${formatYen(d.price_per_search)}` : '無料')}
+              />
               <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-start">
                 <pre className="min-w-0 flex-1 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-gray-900 p-3 font-mono text-xs text-gray-100" data-testid="curl-command">
                   {command}

@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { USER_PICKER_LIMIT } from '@poi/shared/limits';
 import {
+  DATASET_LIST_MAX_LIMIT,
   datasetCreatedResponseSchema,
   datasetDetailResponseSchema,
   datasetListResponseSchema,
@@ -14,16 +15,27 @@ import { adminUserListResponseSchema, type AdminUser } from '@poi/shared/schemas
 import { apiClient } from '../../../lib/api-client';
 import { datasetKeys, type DatasetListFilters } from './keys';
 
-export async function getDatasets(filters: DatasetListFilters): Promise<{ datasets: Dataset[]; total: number }> {
+export async function getDatasets(filters: DatasetListFilters, signal?: AbortSignal): Promise<{ datasets: Dataset[]; total: number }> {
+  const keyword = filters.keyword?.trim();
   const res = await apiClient.get('/console/v1/datasets/public', {
-    params: { type: filters.type, limit: 100, ...(filters.managed ? { managed: 'true' } : {}) },
+    params: {
+      type: filters.type,
+      limit: filters.limit ?? DATASET_LIST_MAX_LIMIT,
+      ...(filters.offset ? { offset: filters.offset } : {}),
+      ...(filters.sort ? { sort: filters.sort } : {}),
+      ...(keyword ? { keyword } : {}),
+      ...(filters.managed ? { managed: 'true' } : {}),
+    },
+    signal,
   });
   return datasetListResponseSchema.parse(res.data).data;
 }
 
 export const datasetsQuery = (filters: DatasetListFilters) =>
-  queryOptions({ queryKey: datasetKeys.list(filters), queryFn: () => getDatasets(filters) });
-export const useDatasets = (filters: DatasetListFilters) => useQuery(datasetsQuery(filters));
+  queryOptions({ queryKey: datasetKeys.list(filters), queryFn: ({ signal }) => getDatasets(filters, signal) });
+/** `keepPrevious`: a new page, keyword or sort keeps showing the previous answer until the next one arrives. */
+export const useDatasets = (filters: DatasetListFilters, options: { keepPrevious?: boolean; enabled?: boolean } = {}) =>
+  useQuery({ ...datasetsQuery(filters), placeholderData: options.keepPrevious ? keepPreviousData : undefined, enabled: options.enabled });
 
 export async function getDataset(id: string): Promise<DatasetDetail> {
   const res = await apiClient.get(`/console/v1/datasets/${encodeURIComponent(id)}`);
@@ -87,11 +99,17 @@ export function useDeleteDataset() {
   });
 }
 
-/** Data providers for the editor and recipient pickers (admin only, limit 100). */
-export async function getDataProviders(): Promise<AdminUser[]> {
-  const res = await apiClient.get('/console/v1/admin/users', { params: { account_type: 'data_provider', limit: USER_PICKER_LIMIT } });
-  return adminUserListResponseSchema.parse(res.data).data.users;
+/** Data providers for the editor and recipient pickers (admin only): up to 100 per request, narrowed by a keyword. */
+export async function getDataProviders(keyword = '', signal?: AbortSignal): Promise<{ users: AdminUser[]; total: number }> {
+  const params = { account_type: 'data_provider', limit: USER_PICKER_LIMIT, ...(keyword.trim() ? { keyword: keyword.trim() } : {}) };
+  const res = await apiClient.get('/console/v1/admin/users', { params, signal });
+  return adminUserListResponseSchema.parse(res.data).data;
 }
 
-export const useDataProviders = (enabled: boolean) =>
-  useQuery({ queryKey: datasetKeys.providers(), queryFn: getDataProviders, enabled });
+export const useDataProviders = (enabled: boolean, keyword = '') =>
+  useQuery({
+    queryKey: [...datasetKeys.providers(), keyword.trim()],
+    queryFn: ({ signal }) => getDataProviders(keyword, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+  });

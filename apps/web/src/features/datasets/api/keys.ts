@@ -1,8 +1,14 @@
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
 
+/** The list call's parameters (README "Dataset lists"); unset ones take the server's defaults. */
 export interface DatasetListFilters {
   type: DatasetFilter;
   managed?: boolean;
+  keyword?: string;
+  sort?: DatasetSort;
+  /** Rows per page; 100 (the most the server gives) when unset. */
+  limit?: number;
+  offset?: number;
 }
 
 /** Query keys of the datasets feature: all → list(filters) → detail(id). */

@@ -6,8 +6,10 @@ import type { z } from 'zod';
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { assignDatasetBodySchema, DATASET_DESCRIPTION_MAX, DATASET_NAME_MAX } from '@poi/shared/schemas/dataset';
+import type { AdminUser } from '@poi/shared/schemas/user';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
+import { SearchCombobox, type ComboboxResults } from '../../../components/ui/search-combobox';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useCreateDataset, useDataProviders } from '../api/datasets-api';
 
@@ -19,13 +21,27 @@ const pickers = [
 ] as const;
 type FormOutput = z.output<typeof assignDatasetBodySchema>;
 
+const providerLabel = (u: AdminUser) => (u.display_name ? `${u.display_name} (${u.email})` : u.email);
+
+/** Data providers, 100 per request (the admin user list's limit), narrowed by what is typed. */
+function useProviderResults(keyword: string, enabled: boolean): ComboboxResults<AdminUser> {
+  const query = useDataProviders(enabled, keyword);
+  return {
+    items: query.data?.users,
+    total: query.data?.total ?? 0,
+    fetching: query.isFetching,
+    error: query.isError ? 'データプロバイダーの一覧を取得できませんでした' : null,
+  };
+}
+
 /** Create dataset (spec 2): platform admins also choose the POI editor and the revenue recipient. */
 export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { asPlatformAdmin: boolean; onClose: () => void; onCreated?: (id: string) => void }) {
   const mutation = useCreateDataset();
-  const providers = useDataProviders(asPlatformAdmin);
+  const [chosen, setChosen] = useState<Record<(typeof pickers)[number]['field'], AdminUser | null>>({ assigned_user_id: null, provider_user_id: null });
   const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
+    setValue,
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<FormInput, unknown, FormOutput>({
@@ -78,17 +94,27 @@ export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { as
           <>
             {pickers.map((picker) => (
               <FormField key={picker.field} id={picker.id} label={picker.label} hint={picker.hint} error={errors[picker.field]?.message}>
-                <select id={picker.id} className={inputClass} disabled={providers.isPending} {...register(picker.field)}>
-                  <option value="">{picker.none}</option>
-                  {providers.data?.map((u) => (
-                    <option key={u.id} value={u.id}>
-                      {u.display_name ? `${u.display_name} (${u.email})` : u.email}
-                    </option>
-                  ))}
-                </select>
+                <SearchCombobox<AdminUser>
+                  id={picker.id}
+                  value={chosen[picker.field]}
+                  onChange={(u) => {
+                    setChosen((c) => ({ ...c, [picker.field]: u }));
+                    setValue(picker.field, u?.id ?? '', { shouldValidate: true });
+                  }}
+                  useResults={useProviderResults}
+                  keyOf={(u) => u.id}
+                  labelOf={providerLabel}
+                  noneLabel={picker.none}
+                  describedBy={`${picker.id}-hint`}
+                  invalid={!!errors[picker.field]}
+                  listLabel="データプロバイダーの候補"
+                  toggleLabel="データプロバイダーの候補を開く"
+                  placeholder="名前・メールアドレスで検索して選択"
+                  narrowHint="名前やメールアドレスの一部を入力すると絞り込めます"
+                  emptyText="該当するデータプロバイダーはいません"
+                />
               </FormField>
             ))}
-            {providers.isError ? <p className="text-sm text-red-700">データプロバイダーの一覧を取得できませんでした</p> : null}
           </>
         ) : null}
       </form>

@@ -2,23 +2,18 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Plus } from 'lucide-react';
 import { isAdmin, isDataProvider, isPlatformAdmin } from '@poi/shared/roles';
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { useAuth } from '../../../lib/auth-store';
-import { useDatasets } from '../api/datasets-api';
 import { CreateDatasetModal } from '../components/lazy-create-dataset-modal';
-import { DatasetFilterRadios } from '../components/dataset-filter';
-import { DatasetGrid } from '../components/dataset-grid';
+import { DatasetBrowser } from '../components/dataset-browser';
 
 /** /datasets: the datasets the user manages; data providers and platform admins may create. */
 export function DatasetsPage() {
   const { user } = useAuth();
-  const [type, setType] = useState<DatasetFilter>('all');
   const [creating, setCreating] = useState(false);
   const platformAdmin = isPlatformAdmin(user) || isAdmin(user);
   const canCreate = platformAdmin || isDataProvider(user);
-  const query = useDatasets({ type, managed: true });
 
   if (!canCreate) {
     return (
@@ -44,8 +39,7 @@ export function DatasetsPage() {
   return (
     <div>
       <PageHeader title="POIデータセット管理" description="管理しているPOIデータセットです。詳細画面でPOIの登録・価格変更・削除ができます。" actions={createButton} />
-      <DatasetFilterRadios value={type} onChange={setType} />
-      <DatasetGrid query={query} emptyMessage="管理しているデータセットはまだありません" emptyAction={createButton} />
+      <DatasetBrowser managed emptyMessage="管理しているデータセットはまだありません" emptyAction={createButton} />
       {creating ? <CreateDatasetModal asPlatformAdmin={platformAdmin} onClose={() => setCreating(false)} /> : null}
     </div>
   );
