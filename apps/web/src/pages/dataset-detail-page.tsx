@@ -37,7 +37,9 @@ export function DatasetDetailPage() {
     }
   };
 
-  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/marketplace'));
+  // Back within the app; a page opened directly (a shared link, a new tab) has no in-app entry
+  // before it (React Router numbers its entries in history.state.idx), so go to its list instead.
+  const back = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate('/marketplace'));
 
   const onDelete = async () => {
     try {
@@ -52,7 +54,7 @@ export function DatasetDetailPage() {
 
   return (
     <div>
-      <button type="button" onClick={back} className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-blue-800 hover:underline">
+      <button type="button" onClick={back} className="mb-2 inline-flex min-h-11 items-center gap-1 text-sm font-medium text-blue-800 hover:underline">
         <ArrowLeft className="h-4 w-4" aria-hidden="true" />
         戻る
       </button>
@@ -104,7 +106,7 @@ export function DatasetDetailPage() {
                 <dt className="text-gray-700">データセットID</dt>
                 <dd className="mt-1 flex items-center gap-1">
                   <code className="break-all font-mono text-xs text-gray-900">{query.data.dataset_id}</code>
-                  <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="rounded p-1 text-gray-700 hover:bg-gray-100">
+                  <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="flex h-8 w-8 shrink-0 items-center justify-center rounded text-gray-700 hover:bg-gray-100">
                     <Copy className="h-3.5 w-3.5" aria-hidden="true" />
                   </button>
                 </dd>
@@ -147,7 +149,7 @@ export function DatasetDetailPage() {
               <h2 id="price-history" className="font-semibold text-gray-900">
                 価格変更履歴
               </h2>
-              <div className="-mx-5 mt-3 overflow-x-auto">
+              <div tabIndex={0} className="-mx-5 mt-3 overflow-x-auto">
                 <table className="w-full min-w-[36rem] divide-y divide-gray-200 text-sm">
                   <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
                     <tr>

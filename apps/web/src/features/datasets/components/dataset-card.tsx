@@ -26,7 +26,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       onClick={() => void copyDatasetId(dataset.dataset_id)}
     >
       <div className="flex items-start justify-between gap-2">
-        <h3 className="min-w-0 break-words font-semibold text-gray-900">{dataset.name}</h3>
+        <h2 className="min-w-0 break-words font-semibold text-gray-900">{dataset.name}</h2>
         <DatasetTypeBadge isPlatform={dataset.is_platform_dataset} />
       </div>
       <p className="mt-2 line-clamp-3 flex-1 text-sm text-gray-700">{dataset.description || messages.noDescription}</p>
@@ -59,7 +59,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       <Link
         to={`/marketplace/${dataset.dataset_id}`}
         onClick={(e) => e.stopPropagation()}
-        className="mt-3 inline-flex items-center gap-1 self-start text-sm font-medium text-blue-800 hover:underline"
+        className="mt-1 inline-flex min-h-11 items-center gap-1 self-start text-sm font-medium text-blue-800 hover:underline"
       >
         詳細を見る
         <ChevronRight className="h-4 w-4" aria-hidden="true" />
