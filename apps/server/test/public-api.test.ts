@@ -283,6 +283,30 @@ describe('public search', () => {
     await setPricing('trial', { base_fee: 0, free: 1000, rate: 60, keys: 2 });
   });
 
+  it('stamps a key\'s last use at every usage flush, not once per five minutes', async () => {
+    const user = await newUser('individual', 'lastused');
+    const { key, api_key } = await createKey(user);
+    const lastUsed = async (after: string | null) => {
+      // The stamp is written right after the flush, without holding it up: poll briefly.
+      for (let i = 0; i < 50; i++) {
+        const k = (await api('GET', '/api-keys', user)).json().data.api_keys.find((x: { id: string }) => x.id === api_key.id);
+        if (k.last_used_at && k.last_used_at !== after) return k.last_used_at as string;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return after;
+    };
+    expect((await search(key, `dataset_id=${freeDataset}`)).statusCode).toBe(200);
+    await ctx.app.usageMeter.flush();
+    const first = await lastUsed(null);
+    expect(first).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await search(key, `dataset_id=${freeDataset}`)).statusCode).toBe(200);
+    await ctx.app.usageMeter.flush();
+    const second = await lastUsed(first);
+    expect(second).not.toBe(first);
+    expect(Date.parse(second!) - Date.parse(first!)).toBeGreaterThanOrEqual(1000);
+  });
+
   it('limits requests per minute with 429, Retry-After and X-RateLimit headers', async () => {
     const user = await newUser('individual', 'ratelimit');
     const { key } = await createKey(user);

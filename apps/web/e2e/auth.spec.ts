@@ -171,7 +171,7 @@ test.describe('logout', () => {
     await page.goto('/dashboard');
     await page.getByRole('button', { name: 'ユーザーメニュー' }).click();
     const menu = page.getByRole('menu');
-    await expect(menu.getByText(email)).toBeVisible();
+    await expect(menu.locator('..').getByText(email)).toBeVisible();
     await menu.getByRole('menuitem', { name: 'ログアウト' }).click();
     await expect(page).toHaveURL(/\/auth\/login/);
     const res = await request.get('/console/v1/user', { headers: { authorization: `Bearer ${login.token}` } });

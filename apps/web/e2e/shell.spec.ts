@@ -42,7 +42,7 @@ test.describe('application shell', () => {
     }
     await page.getByRole('button', { name: 'ユーザーメニュー' }).click();
     const menu = page.getByRole('menu');
-    await expect(menu.getByText('管理者権限')).toBeVisible();
+    await expect(menu.locator('..').getByText('管理者権限')).toBeVisible();
     for (const item of ['プロフィール', 'APIキー', '請求・お支払い', 'APIドキュメント', 'ログアウト']) {
       await expect(menu.getByRole('menuitem', { name: item })).toBeVisible();
     }

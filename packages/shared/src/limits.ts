@@ -66,8 +66,6 @@ export const API_KEY_NAME_MAX = 100;
 export const API_KEY_RESTRICTIONS_MAX = 20;
 /** After a rotation the old key keeps working this long. */
 export const API_KEY_ROTATION_OVERLAP_HOURS = 24;
-/** last_used_at is written at most this often per key. */
-export const API_KEY_LAST_USED_WRITE_MINUTES = 5;
 /** Requests without a valid key are limited per IP address. */
 export const UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = 60;
 /** Usage events are written at least this often. */

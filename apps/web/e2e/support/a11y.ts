@@ -1,5 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+/** WCAG 2.0/2.1/2.2 A and AA (JIS X 8341-3:2016 AA is WCAG 2.0 AA) plus axe's best practices. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+const COVERAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../.artifacts/axe-coverage.jsonl');
 
 /** Nothing may widen the page beyond the screen (wide tables scroll inside their own box). */
 export async function expectNoHorizontalScroll(page: Page) {
@@ -7,7 +15,100 @@ export async function expectNoHorizontalScroll(page: Page) {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-export async function expectAxeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+/**
+ * Runs axe on the page as it is (an open dialog included) and expects no violation. Every scan
+ * is listed — what, where, at which width, how many rules passed — in the test's annotations and
+ * in e2e/.artifacts/axe-coverage.jsonl, so a run shows what it covered.
+ */
+export async function expectAxeClean(page: Page, what?: string) {
+  expect(await axeViolations(page, what)).toEqual([]);
+}
+
+/** The scan of expectAxeClean, answering the violations (for loops that report every screen at once). */
+export async function axeViolations(page: Page, what?: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const viewport = page.viewportSize();
+  const openDialog = await page.evaluate(() => {
+    const open = Array.from(document.querySelectorAll('dialog[open]'));
+    const top = open.at(-1);
+    return top ? (top.getAttribute('aria-label') ?? document.getElementById(top.getAttribute('aria-labelledby') ?? '')?.textContent ?? 'dialog') : null;
+  });
+  const entry = {
+    what: what ?? new URL(page.url()).pathname,
+    path: new URL(page.url()).pathname + new URL(page.url()).search,
+    width: viewport?.width ?? null,
+    dialog: openDialog,
+    passed_rules: result.passes.length,
+    violations: result.violations.length,
+  };
+  fs.mkdirSync(path.dirname(COVERAGE), { recursive: true });
+  fs.appendFileSync(COVERAGE, `${JSON.stringify(entry)}\n`);
+  test.info().annotations.push({ type: 'axe', description: `${entry.what} @${entry.width}px${openDialog ? ` [dialog: ${openDialog}]` : ''}: ${entry.passed_rules} rules passed` });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export interface TargetProblem {
+  what: string;
+  width: number;
+  height: number;
+  need: number;
+}
+
+/**
+ * Measures every visible interactive element (WCAG 2.5.8): each box at least 24×24 px, and the
+ * primary actions (primary/danger buttons, submit buttons) at least 44 px high. Links inside a
+ * sentence are exempt, as WCAG exempts inline targets. Answers what is too small.
+ */
+export async function tapTargetProblems(page: Page): Promise<TargetProblem[]> {
+  return page.evaluate(() => {
+    const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=tab], [role=menuitem], [tabindex]:not([tabindex="-1"])';
+    const scope = Array.from(document.querySelectorAll('dialog[open]')).at(-1) ?? document;
+    const problems: Array<{ what: string; width: number; height: number; need: number }> = [];
+    for (const el of Array.from(scope.querySelectorAll<HTMLElement>(selector))) {
+      if (el.tagName === 'MAIN' || el.closest('[inert], [hidden], [aria-hidden=true]')) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      let box = el.getBoundingClientRect();
+      // A radio or checkbox is operated through its label too: the label's box is its target.
+      const label = el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox') ? (el.labels?.[0] ?? null) : null;
+      if (label) {
+        const labelBox = label.getBoundingClientRect();
+        if (labelBox.width * labelBox.height > box.width * box.height) box = labelBox;
+      }
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.width <= 1 || box.height <= 1) continue; // sr-only content that is not a target on screen
+      const inline = style.display === 'inline' && el.tagName === 'A' && (el.parentElement?.textContent?.trim().length ?? 0) > (el.textContent?.trim().length ?? 0);
+      if (inline) continue;
+      const primary = el.matches('button[data-variant=primary], button[data-variant=danger], button[type=submit]');
+      const need = primary ? 44 : 24;
+      const name = (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? el.tagName).trim().slice(0, 40);
+      if (box.height < need - 0.5 || box.width < 24 - 0.5) problems.push({ what: `${el.tagName.toLowerCase()} ${name}`, width: Math.round(box.width), height: Math.round(box.height), need });
+    }
+    return problems;
+  });
+}
+
+export async function expectTapTargets(page: Page) {
+  expect(await tapTargetProblems(page)).toEqual([]);
+}
+
+/** Where focus is: whether it is visible (a 2 px outline or a focus ring) and inside the topmost open dialog. */
+export async function focusState(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    const dialogs = Array.from(document.querySelectorAll('dialog[open]'));
+    const top = dialogs.at(-1) ?? null;
+    if (!el || el === document.body) return { tag: 'body', name: '', visible: false, inDialog: top ? false : null };
+    const target = el.getBoundingClientRect().width <= 1 && el.closest('label') ? el.closest('label')! : el;
+    const style = getComputedStyle(el);
+    const outlined = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+    // A focus ring (box-shadow) on :focus counts too: date inputs hold focus in inner fields, where :focus-visible does not reach the host.
+    const ringed = getComputedStyle(target).boxShadow !== 'none';
+    return {
+      tag: el.tagName.toLowerCase(),
+      name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40),
+      visible: outlined || ringed,
+      inDialog: top ? top.contains(el) : null,
+    };
+  });
 }

@@ -44,7 +44,9 @@ export function DatasetDetailPage() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [importing, setImporting] = useState(false);
 
-  const back = () => (window.history.length > 1 ? navigate(-1) : navigate('/marketplace'));
+  // Back within the app; a page opened directly (a shared link, a new tab) has no in-app entry
+  // before it (React Router numbers its entries in history.state.idx), so go to its list instead.
+  const back = () => ((window.history.state as { idx?: number } | null)?.idx ? navigate(-1) : navigate('/marketplace'));
 
   const onDelete = async () => {
     try {
@@ -59,7 +61,7 @@ export function DatasetDetailPage() {
 
   return (
     <div>
-      <button type="button" onClick={back} className="mb-4 inline-flex items-center gap-1 text-sm font-medium text-blue-800 hover:underline">
+      <button type="button" onClick={back} className="mb-2 inline-flex min-h-11 items-center gap-1 text-sm font-medium text-blue-800 hover:underline">
         <ArrowLeft className="h-4 w-4" aria-hidden="true" />
         戻る
       </button>
@@ -106,7 +108,7 @@ export function DatasetDetailPage() {
                   <code className="min-w-0 font-mono text-xs leading-6 text-gray-900 [overflow-wrap:normal] [word-break:normal]">
                     <BreakAtHyphens text={query.data.dataset_id} />
                   </code>
-                  <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="rounded p-1 text-gray-700 hover:bg-gray-100">
+                  <button type="button" aria-label="データセットIDをコピー" onClick={() => void copyDatasetId(query.data.dataset_id)} className="flex h-8 w-8 shrink-0 items-center justify-center rounded text-gray-700 hover:bg-gray-100">
                     <Copy className="h-3.5 w-3.5" aria-hidden="true" />
                   </button>
                 </dd>

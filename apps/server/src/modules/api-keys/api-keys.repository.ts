@@ -58,12 +58,14 @@ export async function markRotated(ex: Executor, id: string, replacedBy: string, 
   return rows[0];
 }
 
-/** Stamps last use, at most once per `minutes` per key, for the keys of one flush. */
-export async function touchApiKeys(ex: Executor, ids: string[], at: Date, minutes: number): Promise<void> {
+/**
+ * Stamps last use for the keys of one usage flush (one statement per flush, so at most once a
+ * second per key); never moves a stamp backwards.
+ */
+export async function touchApiKeys(ex: Executor, ids: string[], at: Date): Promise<void> {
   if (!ids.length) return;
-  const threshold = new Date(at.getTime() - minutes * 60_000);
   await ex
     .update(apiKeys)
     .set({ lastUsedAt: at })
-    .where(and(inArray(apiKeys.id, ids), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, threshold))));
+    .where(and(inArray(apiKeys.id, ids), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at))));
 }

@@ -1,5 +1,5 @@
 import { endOfDay } from '@poi/shared/billing-time';
-import { API_KEY_LAST_USED_WRITE_MINUTES, API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
+import { API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
 import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-key';
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
@@ -131,6 +131,6 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
 
     resolve: (keyHash) => cache.get(keyHash, () => repo.findApiKeyByHash(db, keyHash)),
 
-    touch: (ids, at) => repo.touchApiKeys(db, ids, at, API_KEY_LAST_USED_WRITE_MINUTES),
+    touch: (ids, at) => repo.touchApiKeys(db, ids, at),
   };
 }

@@ -23,10 +23,11 @@ export function ConfirmDialog({
       onClose={onCancel}
       footer={
         <>
-          <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          {/* aria-disabled, not disabled, while busy: a focused button that becomes disabled drops focus to <body>. */}
+          <Button variant="secondary" onClick={() => !busy && onCancel()} aria-disabled={busy || undefined}>
             キャンセル
           </Button>
-          <Button variant="danger" onClick={onConfirm} disabled={busy}>
+          <Button variant="danger" onClick={() => !busy && onConfirm()} aria-disabled={busy || undefined}>
             {busy ? '処理中...' : confirmLabel}
           </Button>
         </>

@@ -16,7 +16,7 @@ export function FiguresTable({ caption, nameHeader, yenHeader, rows }: { caption
     <section className="rounded-lg border border-gray-200 bg-white">
       <h2 className="border-b border-gray-200 px-4 py-3 font-semibold text-gray-900">{caption}</h2>
       {rows.length ? (
-        <div className="overflow-x-auto">
+        <div tabIndex={0} className="overflow-x-auto">
           <table className="min-w-full text-sm">
             <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
               <tr>

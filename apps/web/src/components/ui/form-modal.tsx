@@ -32,7 +32,8 @@ export function FormModal({
           <Button variant="secondary" onClick={onClose}>
             キャンセル
           </Button>
-          <Button type="submit" form={formId} disabled={submitting}>
+          {/* Not `disabled` while submitting: a focused button that becomes disabled drops focus to <body>. */}
+          <Button type="submit" form={formId} aria-disabled={submitting || undefined} onClick={(e) => submitting && e.preventDefault()}>
             {submitLabel}
           </Button>
         </>

@@ -25,7 +25,7 @@ export const monthLabel = (yearMonth: string): string => `${yearMonth.slice(0, 4
 export function MonthPicker({ id, value, onChange, label = '対象月' }: { id: string; value: string; onChange: (yearMonth: string) => void; label?: string }) {
   const months = selectableMonths();
   const newest = months[0]!;
-  const button = 'rounded-md border border-gray-400 bg-white p-2 text-gray-800 hover:bg-gray-50 disabled:cursor-not-allowed disabled:text-gray-400';
+  const button = 'flex h-11 w-11 items-center justify-center rounded-md border border-gray-400 bg-white text-gray-800 sm:h-9 sm:w-9 hover:bg-gray-50 disabled:cursor-not-allowed disabled:text-gray-400';
   return (
     <div className="flex flex-wrap items-center gap-2">
       <label htmlFor={id} className="whitespace-nowrap text-sm font-medium text-gray-800">

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { formatYen } from '@poi/shared/format';
 import type { Dataset } from '@poi/shared/schemas/dataset';
 import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { useDatasets } from '../../datasets/api/datasets-api';
@@ -11,8 +12,16 @@ import { DatasetPicker } from '../../datasets/components/dataset-picker';
 import { apiOrigin, buildCurlCommand } from '../curl-command';
 import { CopyButton } from './copy-button';
 
-/** The one time a key is shown in full: copy it, and copy a ready curl command that uses it. */
+/**
+ * The one time a key is shown in full: copy it, and copy a ready curl command that uses it.
+ * Escape and × ask 「キーを保存しましたか？」 first unless the key was copied (the backdrop does
+ * nothing); the footer's 「保存しました。閉じる」 is itself the answer.
+ */
 export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: string; name: string; rotated?: boolean; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const onCopied = () => setCopied(true);
+  const requestClose = () => (copied ? onClose() : setConfirming(true));
   // Free datasets first: they work for every account, trial included. The cheapest is the default.
   const datasets = useDatasets({ type: 'all', sort: 'price_asc', limit: 1 });
   const [picked, setPicked] = useState<Dataset | null>(null);
@@ -23,7 +32,7 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
   return (
     <Modal
       title={rotated ? '新しいAPIキー' : 'APIキーを作成しました'}
-      onClose={onClose}
+      onClose={requestClose}
       closeOnBackdrop={false}
       size="lg"
       footer={<Button onClick={onClose}>保存しました。閉じる</Button>}
@@ -41,8 +50,8 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
             {name}
           </label>
           <div className="mt-1 flex gap-2">
-            <input id="revealed-key" readOnly value={secret} className={`${inputClass} mt-0 font-mono`} onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={secret} label="APIキーをコピー" successMessage="APIキーをコピーしました" />
+            <input id="revealed-key" readOnly value={secret} className={`${inputClass} mt-0 font-mono`} onFocus={(e) => e.currentTarget.select()} onCopy={onCopied} />
+            <CopyButton text={secret} label="APIキーをコピー" successMessage="APIキーをコピーしました" onCopied={onCopied} />
           </div>
         </div>
         <section aria-labelledby="try-it" className="rounded-md border border-gray-200 bg-gray-50 p-4">
@@ -66,7 +75,7 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
                 <pre className="min-w-0 flex-1 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-gray-900 p-3 font-mono text-xs text-gray-100" data-testid="curl-command">
                   {command}
                 </pre>
-                <CopyButton text={command} label="curlコマンドをコピー" successMessage="curlコマンドをコピーしました" />
+                <CopyButton text={command} label="curlコマンドをコピー" successMessage="curlコマンドをコピーしました" onCopied={onCopied} />
               </div>
             </>
           ) : (
@@ -81,6 +90,15 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
           </p>
         </section>
       </div>
+      {confirming ? (
+        <ConfirmDialog
+          title="キーを保存しましたか？"
+          message={'このAPIキーは閉じると二度と表示できません。\nコピーして安全な場所に保存してから閉じてください。'}
+          confirmLabel="保存したので閉じる"
+          onConfirm={onClose}
+          onCancel={() => setConfirming(false)}
+        />
+      ) : null}
     </Modal>
   );
 }

@@ -136,7 +136,7 @@ export function LoginPage() {
         </button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/" className="text-blue-800 underline hover:text-blue-900">
+        <Link to="/" className="inline-flex min-h-6 items-center text-blue-800 underline hover:text-blue-900">
           ホームに戻る
         </Link>
       </p>

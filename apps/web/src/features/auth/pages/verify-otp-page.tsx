@@ -74,6 +74,9 @@ function VerifyOtpForm({ email, redirect }: { email: string; redirect: string })
       const message = getErrorMessage(err, messages.otpVerifyFailed);
       toast.error(message);
       fail(message);
+      // The code is used up: let the user ask for a new one at once. The server's own wait
+      // still applies; its 429 then shows how long (the countdown below).
+      if (message === messages.otpTooManyAttempts) setCountdown(0);
     } finally {
       setSubmitting(false);
     }
@@ -142,7 +145,7 @@ function VerifyOtpForm({ email, redirect }: { email: string; redirect: string })
           type="button"
           onClick={onResend}
           disabled={countdown > 0 || resending}
-          className="text-sm font-medium text-blue-800 underline hover:text-blue-900 disabled:cursor-not-allowed disabled:text-gray-700 disabled:no-underline"
+          className="min-h-11 text-sm font-medium text-blue-800 underline hover:text-blue-900 disabled:cursor-not-allowed disabled:text-gray-700 disabled:no-underline"
         >
           {countdown > 0 ? `コードを再送信(${countdown}秒後に再送信できます)` : resending ? '再送信中...' : 'コードを再送信'}
         </button>
@@ -158,7 +161,7 @@ function VerifyOtpForm({ email, redirect }: { email: string; redirect: string })
       </div>
 
       <p className="mt-6 text-center text-sm">
-        <Link to={`/auth/login?${new URLSearchParams({ redirect }).toString()}`} className="text-blue-800 underline hover:text-blue-900">
+        <Link to={`/auth/login?${new URLSearchParams({ redirect }).toString()}`} className="inline-flex min-h-6 items-center text-blue-800 underline hover:text-blue-900">
           メールアドレスを変更する
         </Link>
       </p>

@@ -45,7 +45,7 @@ export function DashboardPage() {
         </h2>
         {usage.isPending ? <LoadingBlock /> : usage.isError ? <ErrorBlock message={getErrorMessage(usage.error, USAGE_FETCH_FAILED)} onRetry={() => void usage.refetch()} /> : <UsageFigures data={usage.data} />}
         <p className="mt-2 text-sm">
-          <Link to="/usage" className="text-blue-800 underline">
+          <Link to="/usage" className="inline-flex min-h-6 items-center text-blue-800 underline">
             日別・APIキー別の内訳を見る
           </Link>
         </p>
@@ -68,7 +68,7 @@ export function DashboardPage() {
             </Step>
             <Step done={hasSearched} icon={BarChart3} title="3. 使用量で検索を確認する">
               実行した検索は数秒以内に{' '}
-              <Link to="/usage" className="text-blue-800 underline">
+              <Link to="/usage" className="inline-flex min-h-6 items-center text-blue-800 underline">
                 使用量
               </Link>{' '}
               とこのダッシュボードに反映されます。

@@ -59,7 +59,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       <Link
         to={`/marketplace/${dataset.dataset_id}`}
         onClick={(e) => e.stopPropagation()}
-        className="mt-3 inline-flex items-center gap-1 self-start text-sm font-medium text-blue-800 hover:underline"
+        className="mt-1 inline-flex min-h-11 items-center gap-1 self-start text-sm font-medium text-blue-800 hover:underline"
       >
         詳細を見る
         <ChevronRight className="h-4 w-4" aria-hidden="true" />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
@@ -52,7 +52,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 function Code({ children, label }: { children: string; label: string }) {
   return (
-    <pre aria-label={label} className="overflow-x-auto rounded-md bg-gray-900 p-4 font-mono text-xs leading-relaxed text-gray-100">
+    <pre aria-label={label} tabIndex={0} className="overflow-x-auto rounded-md bg-gray-900 p-4 font-mono text-xs leading-relaxed text-gray-100">
       {children}
     </pre>
   );
@@ -70,23 +70,38 @@ function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) 
     { id: 'python', label: 'Python', code: pythonExample(input) },
   ] as const;
   const current = tabs.find((t) => t.id === tab)!;
+  const baseId = useId();
+  const list = useRef<HTMLDivElement>(null);
+  // WAI-ARIA tabs: one Tab stop for the list; ← → move and select, Home/End jump.
+  const onKey = (e: KeyboardEvent) => {
+    const i = tabs.findIndex((t) => t.id === tab);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    const target = tabs[(next + tabs.length) % tabs.length]!;
+    setTab(target.id);
+    list.current?.querySelector<HTMLElement>(`#${CSS.escape(`${baseId}-${target.id}`)}`)?.focus();
+  };
   return (
     <div>
-      <div role="tablist" aria-label="コード例の言語" className="flex gap-1 border-b border-gray-200">
+      <div ref={list} role="tablist" aria-label="コード例の言語" onKeyDown={onKey} className="flex gap-1 border-b border-gray-200">
         {tabs.map((t) => (
           <button
             key={t.id}
+            id={`${baseId}-${t.id}`}
             type="button"
             role="tab"
             aria-selected={tab === t.id}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={tab === t.id ? 0 : -1}
             onClick={() => setTab(t.id)}
-            className={`rounded-t-md px-4 py-2 text-sm font-medium ${tab === t.id ? 'border border-b-white border-gray-200 bg-white text-blue-800' : 'text-gray-700 hover:text-gray-900'}`}
+            className={`min-h-11 rounded-t-md px-4 py-2 text-sm font-medium ${tab === t.id ? 'border border-b-white border-gray-200 bg-white text-blue-800' : 'text-gray-700 hover:text-gray-900'}`}
           >
             {t.label}
           </button>
         ))}
       </div>
-      <div role="tabpanel" className="mt-2">
+      <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="mt-2">
         <Code label={`${current.label} の例`}>{current.code}</Code>
       </div>
       <p className="mt-2 text-xs text-gray-700">
@@ -118,7 +133,7 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
       </Section>
 
       <Section id="parameters" title="パラメーター(クエリ文字列)">
-        <div className="overflow-x-auto rounded-lg border border-gray-200">
+        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200">
             <thead className="bg-gray-50">
               <tr>
@@ -146,7 +161,7 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
 
       <Section id="response" title="応答(200)">
         <p>{operation.responses?.['200']?.description}</p>
-        <div className="overflow-x-auto rounded-lg border border-gray-200">
+        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200">
             <thead className="bg-gray-50">
               <tr>
@@ -174,7 +189,7 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
           を返します。message は日本語で、そのまま利用者に表示できます。errors は入力エラー(400)のときだけ付き、問題のあるパラメーター名(field)とその理由(message)を1件ずつ並べます。問い合わせの際は
           request_id(X-Request-Id ヘッダーと同じ値)をお知らせください。
         </p>
-        <div className="overflow-x-auto rounded-lg border border-gray-200">
+        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
           <table className="min-w-full divide-y divide-gray-200">
             <thead className="bg-gray-50">
               <tr>
@@ -313,7 +328,7 @@ export function DocsPage() {
             ['examples', 'リクエスト例'],
           ].map(([id, label]) => (
             <li key={id}>
-              <a href={`#${id}`} className="text-blue-800 underline">
+              <a href={`#${id}`} className="inline-flex min-h-6 items-center text-blue-800 underline">
                 {label}
               </a>
             </li>

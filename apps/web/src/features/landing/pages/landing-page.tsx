@@ -25,7 +25,7 @@ export function LandingPage() {
             POI Cloud
           </span>
           <nav aria-label="サイト" className="flex items-center gap-2 text-sm sm:gap-4">
-            <a href="/docs/api" className="text-gray-800 underline-offset-4 hover:underline">
+            <a href="/docs/api" className="inline-flex min-h-11 items-center text-gray-800 underline-offset-4 hover:underline">
               APIドキュメント
             </a>
             <Link
@@ -77,7 +77,7 @@ export function LandingPage() {
       <footer className="border-t border-gray-200">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-sm text-gray-700">
           <span>© POI Cloud</span>
-          <a href="/commerce" className="underline-offset-4 hover:underline">
+          <a href="/commerce" className="inline-flex min-h-6 items-center underline-offset-4 hover:underline">
             特定商取引法に基づく表記
           </a>
         </div>

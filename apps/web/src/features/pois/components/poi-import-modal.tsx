@@ -238,7 +238,7 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
           </ul>
           <div>
             <p className="text-sm font-medium text-gray-900">{format === 'csv' ? 'CSVのサンプル' : 'JSONのサンプル'}</p>
-            <pre className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-3 text-xs text-gray-100">{SAMPLES[format]}</pre>
+            <pre tabIndex={0} className="mt-1 max-h-40 overflow-auto rounded bg-gray-900 p-3 text-xs text-gray-100">{SAMPLES[format]}</pre>
           </div>
 
           {uploading || progress > 0 ? (

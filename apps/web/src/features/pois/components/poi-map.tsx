@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Circle, CircleMarker, GeoJSON, MapContainer, TileLayer, Tooltip, useMapEvents } from 'react-leaflet';
+import { AttributionControl, Circle, CircleMarker, GeoJSON, MapContainer, TileLayer, Tooltip, useMapEvents, ZoomControl } from 'react-leaflet';
 import type { FeatureCollection } from 'geojson';
 import japanOutline from './japan-outline.json';
 import 'leaflet/dist/leaflet.css';
@@ -17,6 +17,8 @@ const JAPAN = japanOutline as FeatureCollection;
 
 const TILE_URL = import.meta.env.VITE_MAP_TILE_URL;
 const TILE_ATTRIBUTION = import.meta.env.VITE_MAP_TILE_ATTRIBUTION ?? '';
+/** Leaflet's own controls speak English ("Zoom in", the "Leaflet" link): these replace them. */
+const ATTRIBUTION_PREFIX = '地図表示: Leaflet ・ 国境データ: Natural Earth';
 
 function ClickToPick({ onPick }: { onPick?: (lat: number, lon: number) => void }) {
   useMapEvents({
@@ -61,7 +63,11 @@ export default function PoiMap({
         {...(bounds && bounds.length > 1 ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 16 } } : { center: bounds?.[0] ?? [36.5, 137.5], zoom: bounds ? 14 : 4 })}
         className="h-full w-full bg-sky-50"
         scrollWheelZoom={false}
+        zoomControl={false}
+        attributionControl={false}
       >
+        <ZoomControl position="topleft" zoomInTitle="拡大" zoomOutTitle="縮小" />
+        <AttributionControl position="bottomright" prefix={ATTRIBUTION_PREFIX} />
         {TILE_URL ? <TileLayer url={TILE_URL} attribution={TILE_ATTRIBUTION} /> : null}
         <GeoJSON data={JAPAN} style={{ color: '#64748b', weight: 1, fillColor: '#f1f5f9', fillOpacity: 1 }} />
         {center && radius ? <Circle center={[center.latitude, center.longitude]} radius={radius} pathOptions={{ color: '#1d4ed8', weight: 1, fillOpacity: 0.08 }} /> : null}

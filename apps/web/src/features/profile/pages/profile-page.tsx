@@ -92,7 +92,7 @@ export function ProfilePage() {
             <button
               type="submit"
               disabled={mutation.isPending || !isDirty}
-              className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:bg-gray-400 disabled:text-gray-900"
+              className="inline-flex min-h-11 items-center gap-2 rounded-md bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:bg-gray-400 disabled:text-gray-900"
             >
               {mutation.isPending ? <Spinner className="h-4 w-4" /> : null}
               {mutation.isPending ? '保存中...' : '保存'}

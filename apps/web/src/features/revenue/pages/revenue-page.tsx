@@ -47,7 +47,7 @@ export function RevenuePage() {
           <StatCard label="データセット数" value={formatNumber(data.dataset_count)} testId="revenue-datasets" />
         </div>
         {data.datasets.length ? (
-          <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
+          <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
             <table className="min-w-full text-sm">
               <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
                 <tr>
@@ -67,7 +67,7 @@ export function RevenuePage() {
                             type="button"
                             aria-expanded={isOpen}
                             onClick={() => setOpen(isOpen ? null : d.dataset_id)}
-                            className="flex items-center gap-1 text-left font-medium text-blue-800 hover:underline"
+                            className="flex min-h-6 items-center gap-1 text-left font-medium text-blue-800 hover:underline"
                           >
                             {isOpen ? <ChevronDown className="h-4 w-4 shrink-0" aria-hidden="true" /> : <ChevronRight className="h-4 w-4 shrink-0" aria-hidden="true" />}
                             <span className="break-words">{d.dataset_name}</span>

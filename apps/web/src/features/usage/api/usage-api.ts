@@ -14,8 +14,20 @@ export async function getUsageSummary(yearMonth: string): Promise<UsageSummary> 
   return usageSummaryResponseSchema.parse(res.data).data;
 }
 
-/** Refetched when the window regains focus, so a search made in a terminal shows up on return. */
+/** While /usage is open (and the tab visible) it refreshes this often. */
+export const USAGE_REFRESH_SECONDS = 15;
+
+/**
+ * Refetched when the window regains focus, so a search made in a terminal shows up on return,
+ * and every USAGE_REFRESH_SECONDS while the page is visible.
+ */
 export const usageSummaryQuery = (yearMonth: string) =>
-  queryOptions({ queryKey: usageKeys.summary(yearMonth), queryFn: () => getUsageSummary(yearMonth), staleTime: 0, refetchOnWindowFocus: true });
+  queryOptions({
+    queryKey: usageKeys.summary(yearMonth),
+    queryFn: () => getUsageSummary(yearMonth),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+    refetchInterval: USAGE_REFRESH_SECONDS * 1000,
+  });
 
 export const useUsageSummary = (yearMonth: string) => useQuery({ ...usageSummaryQuery(yearMonth), placeholderData: keepPreviousData });

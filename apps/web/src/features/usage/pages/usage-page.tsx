@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Download, RefreshCw } from 'lucide-react';
 import { currentYearMonth, formatDateTime } from '@poi/shared/format';
 import { Button } from '../../../components/ui/button';
@@ -7,15 +7,35 @@ import { MonthPicker } from '../../../components/ui/month-picker';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { USAGE_FETCH_FAILED, useUsageSummary } from '../api/usage-api';
+import { USAGE_FETCH_FAILED, USAGE_REFRESH_SECONDS, useUsageSummary } from '../api/usage-api';
 import { UsageFigures } from '../components/usage-figures';
 import { DailyChart } from '../components/daily-chart';
 import { downloadBlob } from '../../../lib/browser-files';
 import { usageCsv } from '../usage-csv';
 
+const YEAR_MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+type Metric = 'searches' | 'amount';
+
+/** /usage: the month (?month=YYYY-MM) and the chart's figure (?chart=amount) live in the URL, so a reload or a shared link keeps them. */
+const formatTime = (ms: number) => new Date(ms).toLocaleTimeString('ja-JP', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
 export function UsagePage() {
-  const [yearMonth, setYearMonth] = useState(currentYearMonth());
-  const [metric, setMetric] = useState<'searches' | 'amount'>('searches');
+  const [params, setParams] = useSearchParams();
+  const monthParam = params.get('month');
+  const yearMonth = monthParam && YEAR_MONTH.test(monthParam) && monthParam <= currentYearMonth() ? monthParam : currentYearMonth();
+  const metric: Metric = params.get('chart') === 'amount' ? 'amount' : 'searches';
+  const update = (key: 'month' | 'chart', value: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (value === null) next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
+  const setYearMonth = (m: string) => update('month', m === currentYearMonth() ? null : m);
+  const setMetric = (m: Metric) => update('chart', m === 'searches' ? null : m);
   const usage = useUsageSummary(yearMonth);
 
   let body;
@@ -26,7 +46,10 @@ export function UsagePage() {
     body = (
       <div className="space-y-6" aria-busy={usage.isFetching}>
         <UsageFigures data={data} />
-        <p className="text-xs text-gray-700">{formatDateTime(data.as_of)} 時点の集計です(直前までの検索を含みます)。</p>
+        <p className="text-xs text-gray-700">
+          {formatDateTime(data.as_of)} 時点の集計です(直前までの検索を含みます)。
+          <span data-testid="usage-updated-at">最終更新 {formatTime(usage.dataUpdatedAt)}</span>(画面を開いている間は{USAGE_REFRESH_SECONDS}秒ごとと、ウィンドウに戻ったときに更新します)
+        </p>
         <section aria-labelledby="daily-heading" className="space-y-3">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 id="daily-heading" className="font-semibold text-gray-900">
@@ -39,7 +62,7 @@ export function UsagePage() {
                   type="button"
                   aria-pressed={metric === m}
                   onClick={() => setMetric(m)}
-                  className={`rounded px-3 py-1 ${metric === m ? 'bg-blue-700 text-white' : 'text-gray-800 hover:bg-gray-100'}`}
+                  className={`min-h-11 rounded px-3 py-1 sm:min-h-0 ${metric === m ? 'bg-blue-700 text-white' : 'text-gray-800 hover:bg-gray-100'}`}
                 >
                   {m === 'searches' ? '検索回数' : '料金'}
                 </button>
