@@ -4,7 +4,7 @@
  * the built server, on /auth/login as a guest and on /marketplace signed in. Targets: performance
  * ≥ 95 and accessibility 100 on both pages.
  *
- * Run alone: `npm run bench:console`. Knobs: BENCH_CONSOLE_PORT (default 8310), CHROME_PATH
+ * Run alone: `npm run bench:console`. Knobs: BENCH_CONSOLE_PORT (default: a free port), CHROME_PATH
  * (/usr/bin/chromium), BENCH_LIGHTHOUSE_RUNS (1; with more, the median performance score counts),
  * BENCH_SKIP_LIGHTHOUSE=1, BUNDLE_SKIP_BUILD=1 (measure the existing build), BENCH_LIGHTHOUSE_REPORT_DIR
  * (write each run's full Lighthouse result there as JSON), BENCH_LIGHTHOUSE_ONLY=/marketplace (one page).
@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
@@ -25,8 +26,8 @@ import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '../packages/shared/src/limi
 import { runBundleBudget } from './bundle-budget';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const PORT = Number(process.env.BENCH_CONSOLE_PORT ?? 8310);
-const BASE = `http://127.0.0.1:${PORT}`;
+let PORT = Number(process.env.BENCH_CONSOLE_PORT ?? 0);
+let BASE = '';
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 1));
@@ -38,6 +39,18 @@ export interface ConsoleCheck {
   ok: boolean;
 }
 
+/** A port nothing listens on now (the kernel picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 interface Session {
   token: string;
   user: unknown;
@@ -45,6 +58,8 @@ interface Session {
 
 /** The built server on a fresh PGlite directory; sign-in mails go to its log, where the codes are read. */
 async function startServer(): Promise<{ stop: () => Promise<void>; nextCode: (email: string) => Promise<string> }> {
+  if (!PORT) PORT = await freePort();
+  BASE = `http://127.0.0.1:${PORT}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'poi-bench-console-'));
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/server.js')], {
     env: {
