@@ -531,11 +531,14 @@ export async function findPoiDatasets(ex: Executor, ids: string[]): Promise<Map<
 }
 
 /**
- * Updates many POIs of one dataset in one statement (the same unnest shape as insertPoisBulk).
- * A row equal to the stored POI is left alone: re-importing an unchanged export rewrites
- * nothing (no new row versions, no index churn, updated_at kept).
+ * Updates many POIs in one statement (the same unnest shape as insertPoisBulk), joined on the
+ * primary key alone: the caller has checked in its transaction that every id is a POI of the
+ * dataset it holds locked (findPoiDatasets), and a dataset_id condition here let the planner,
+ * misled by a freshly loaded dataset's statistics, hash the whole dataset for every batch
+ * (60,000 updates took 55 s instead of 7 s in the bench on a loaded machine). A row equal to the stored POI is left
+ * alone: re-importing an unchanged export rewrites nothing (no new row versions, updated_at kept).
  */
-export async function updatePoisBulk(ex: Executor, datasetId: string, rows: Array<{ id: string; fields: PoiFields }>): Promise<void> {
+export async function updatePoisBulk(ex: Executor, rows: Array<{ id: string; fields: PoiFields }>): Promise<void> {
   if (!rows.length) return;
   const cols = rows.map((r) => toPoiColumns(r.fields));
   const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
@@ -551,7 +554,7 @@ export async function updatePoisBulk(ex: Executor, datasetId: string, rows: Arra
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
       ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
-     WHERE p.id = u.id AND p.dataset_id = ${datasetId}::uuid
+     WHERE p.id = u.id
        AND (p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.image_url, p.tags)
            IS DISTINCT FROM (u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url, u.tags::text[])`);
 }

@@ -336,7 +336,7 @@ export function createPoisService(deps: {
                 out.added += 1;
               }
             }
-            await repo.updatePoisBulk(tx, datasetId, updates);
+            await repo.updatePoisBulk(tx, updates);
             out.updated += updates.length;
           }
           await unknown.finish();
