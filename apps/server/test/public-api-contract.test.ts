@@ -245,7 +245,7 @@ describe('methods, paths and headers (defects 6 and 9)', () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/poi/serch', headers });
       expect(res.statusCode).toBe(404);
       expect(res.headers['access-control-allow-origin']).toBe('*');
-      expect(res.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND', message: 'このURLのAPIはありません。POIの検索は GET /api/v1/poi/search です' } });
+      expect(res.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND', message: 'お探しのリソースが見つかりません' } });
     }
   });
 

@@ -159,7 +159,7 @@ test('the API documentation opens in a new tab without the console shell, render
   await expect(docs.getByRole('cell', { name: 'dataset_id', exact: true })).toBeVisible();
   await expect(docs.getByRole('row', { name: /radius/ })).toContainText('1〜50000');
   await expect(docs.getByRole('row', { name: /^402/ })).toContainText('PAYMENT_REQUIRED');
-  await expect(docs.getByText('X-RateLimit-Remaining', { exact: true })).toBeVisible();
+  await expect(docs.getByRole('cell', { name: 'X-RateLimit-Remaining', exact: true })).toBeVisible();
   await docs.getByRole('tab', { name: 'Python' }).click();
   await expect(docs.getByLabel('Python の例')).toContainText('requests.get(');
   await shoot(docs, 'docs-api');

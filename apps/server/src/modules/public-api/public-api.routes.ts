@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { poiSearchQuerySchema } from '@poi/shared/schemas/poi';
 import { publicErrorResponses, publicSearchResponseSchema, type PublicSearchResponse } from '@poi/shared/schemas/public-api';
+import { messages } from '@poi/shared/messages';
 import type { ApiError } from '@poi/shared/schemas/common';
 import { AppError } from '../../lib/errors';
 import { toPoi } from '../pois/pois.mapper';
@@ -75,7 +76,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   app.addHook('onResponse', async (request, reply) => settle(request, reply.statusCode === 200));
   app.addHook('onRequestAbort', async (request) => settle(request, false));
 
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'NOT_FOUND', publicApiMessages.pathNotFound));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'NOT_FOUND', messages.notFound));
 
   // HEAD would run the search without showing it (Fastify answers HEAD from the GET route by
   // default, billed): it is refused like every other method but GET.

@@ -34,7 +34,6 @@ export const publicApiMessages = {
   trialQuotaExceeded: (limit: number) =>
     `今月の無料検索回数(${limit.toLocaleString('ja-JP')}回)の上限に達しました。/upgrade からプランをアップグレードしてください`,
   meterBusy: '現在検索を受け付けられません。しばらくしてから再度お試しください',
-  pathNotFound: 'このURLのAPIはありません。POIの検索は GET /api/v1/poi/search です',
   methodNotAllowed: 'このURLは GET メソッドで呼び出してください',
 } as const;
 

@@ -225,7 +225,7 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
               {headersOf(operation).map((h) => (
                 <tr key={h.name}>
                   <td className={`${td} whitespace-nowrap font-mono text-xs font-semibold`}>{h.name}</td>
-                  <td className={`${td} font-mono text-xs`}>{h.statuses.join(', ')}</td>
+                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{h.statuses.join(', ')}</td>
                   <td className={td}>{h.description}</td>
                 </tr>
               ))}
