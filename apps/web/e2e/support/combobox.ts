@@ -6,6 +6,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
  */
 export async function pickOption(scope: Page | Locator, label: string, search: string, option: string | RegExp) {
   const box = scope.getByRole('combobox', { name: label });
+  // Emptied first: typing the name it already shows would change nothing, so search nothing.
+  await box.fill('');
   await box.fill(search);
   const choice = scope.getByRole('listbox').getByRole('option', { name: option });
   await expect(choice).toBeVisible();
