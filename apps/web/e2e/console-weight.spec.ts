@@ -94,7 +94,9 @@ test.describe('dataset detail screen', () => {
     const heading = page.getByRole('heading', { level: 1, name });
     await expect(heading).toBeVisible();
     const actions = page.getByRole('group', { name: 'データセットの操作' });
-    await expect(actions.getByRole('button')).toHaveCount(5);
+    // 価格変更, POI一括インポート, 削除 and the export menu (a disclosure of CSV/GeoJSON downloads).
+    await expect(actions.getByRole('button')).toHaveCount(3);
+    await expect(actions.locator('summary', { hasText: 'エクスポート' })).toHaveCount(1);
     // The name spans the card instead of a narrow column beside the buttons.
     const headingBox = (await heading.boundingBox())!;
     expect(headingBox.width).toBeGreaterThan(600);

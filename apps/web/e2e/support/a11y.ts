@@ -26,6 +26,8 @@ export async function expectAxeClean(page: Page, what?: string) {
 
 /** The scan of expectAxeClean, answering the violations (for loops that report every screen at once). */
 export async function axeViolations(page: Page, what?: string): Promise<string[]> {
+  // Screens load lazily: scan once the screen is there (every screen has its h1), not its fallback.
+  await page.locator('h1').first().waitFor({ state: 'attached', timeout: 10_000 });
   const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const viewport = page.viewportSize();
   const openDialog = await page.evaluate(() => {

@@ -155,7 +155,8 @@ export function SearchCombobox<T>(props: SearchComboboxProps<T>) {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) restore();
       }}
     >
-      <div className="relative">
+      {/* The toggle sits beside the input, not over it: an overlapping target is too small (WCAG 2.5.8). */}
+      <div className="mt-1 flex items-stretch gap-1">
         <input
           id={id}
           type="text"
@@ -179,7 +180,7 @@ export function SearchCombobox<T>(props: SearchComboboxProps<T>) {
           }}
           onClick={() => (open ? undefined : openList())}
           onKeyDown={onKeyDown}
-          className={`${inputClass} pr-10`}
+          className={`${inputClass} mt-0 min-w-0 flex-1`}
         />
         <button
           type="button"
@@ -194,7 +195,7 @@ export function SearchCombobox<T>(props: SearchComboboxProps<T>) {
             if (open) restore();
             else openList();
           }}
-          className="absolute inset-y-0 right-0 mt-1 flex w-10 items-center justify-center text-gray-700"
+          className="flex min-h-10 w-10 shrink-0 items-center justify-center rounded-md border border-gray-300 bg-white text-gray-700 hover:bg-gray-50 disabled:opacity-50"
         >
           {searching ? <Spinner className="h-4 w-4" /> : <ChevronDown className="h-4 w-4" aria-hidden="true" />}
         </button>
