@@ -605,6 +605,8 @@ test.describe('keyboard only', () => {
     await tabTo(page, '使用量', { back: true });
     await press(page, 'Enter');
     await expect(page).toHaveURL(/\/usage$/);
+    // The screen arrives lazily: a Tab before it is there would leave the page.
+    await expect(page.getByRole('heading', { level: 1, name: '使用量' })).toBeVisible();
     await tabTo(page, '料金');
     await press(page, 'Space');
     await expect(page).toHaveURL(/chart=amount/);
