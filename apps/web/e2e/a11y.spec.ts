@@ -578,6 +578,7 @@ test.describe('keyboard only', () => {
     await tabTo(page, 'APIキー', { back: true });
     await press(page, 'Enter');
     await expect(page).toHaveURL(/\/api-keys$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'APIキー管理' })).toBeVisible();
     await tabTo(page, 'APIキーを作成');
     await press(page, 'Enter');
     const create = page.getByRole('dialog', { name: 'APIキーを作成' });
