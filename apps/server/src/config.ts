@@ -25,6 +25,27 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   WEB_DIST_DIR: optionalString,
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_BASE: optionalString.pipe(
+    z
+      .url()
+      .refine((v) => v.startsWith('https:') || isLoopbackHttp(v), 'must be https:, or http: on a loopback host (tests)')
+      .optional(),
+  ),
+  ISSUER_NAME: optionalString,
+  ISSUER_REPRESENTATIVE: optionalString,
+  ISSUER_ADDRESS: optionalString,
+  ISSUER_PHONE: optionalString,
+  ISSUER_PHONE_HOURS: optionalString,
+  ISSUER_EMAIL: optionalString.pipe(z.email().optional()),
+  ISSUER_REGISTRATION_NUMBER: optionalString.pipe(z.string().regex(/^T[1-9]\d{12}$/, 'must be T followed by 13 digits').optional()),
+  BANK_NAME: optionalString,
+  BANK_BRANCH: optionalString,
+  BANK_ACCOUNT_TYPE: optionalString,
+  BANK_ACCOUNT_NUMBER: optionalString.pipe(z.string().regex(/^\d{7}$/, 'must be 7 digits').optional()),
+  BANK_ACCOUNT_HOLDER: optionalString,
+  BILLING_JOBS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: optionalString.pipe(
     z
       .string()
@@ -35,6 +56,11 @@ const envSchema = z.object({
       .optional(),
   ),
 });
+
+function isLoopbackHttp(v: string): boolean {
+  const u = new URL(v);
+  return u.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+}
 
 /** An address or CIDR block of a trusted proxy, or one of proxy-addr's names for reserved ranges. */
 function isProxyAddress(item: string): boolean {
@@ -68,6 +94,22 @@ export interface Config {
    * a hop count or a list of addresses/CIDRs; false (the default) uses the socket's address.
    */
   trustProxy: false | number | string[];
+  /** Card payments (BILLING.md): off when secretKey is unset. */
+  stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
+  /** The seller on invoices and /commerce; registrationNumber makes invoices 適格請求書. */
+  issuer: {
+    name?: string;
+    representative?: string;
+    address?: string;
+    phone?: string;
+    phoneHours?: string;
+    email?: string;
+    registrationNumber?: string;
+  };
+  /** Where bank transfers go; all set or transfers cannot be offered. */
+  bank?: { name: string; branch: string; accountType: string; accountNumber: string; holder: string };
+  /** The monthly close and card retry jobs run in this process ('off' in tests that drive them). */
+  billingJobs: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +146,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authIpLimit: e.AUTH_IP_LIMIT,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaultWebDist()),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE },
+    issuer: {
+      name: e.ISSUER_NAME,
+      representative: e.ISSUER_REPRESENTATIVE,
+      address: e.ISSUER_ADDRESS,
+      phone: e.ISSUER_PHONE,
+      phoneHours: e.ISSUER_PHONE_HOURS,
+      email: e.ISSUER_EMAIL,
+      registrationNumber: e.ISSUER_REGISTRATION_NUMBER,
+    },
+    bank:
+      e.BANK_NAME && e.BANK_BRANCH && e.BANK_ACCOUNT_NUMBER && e.BANK_ACCOUNT_HOLDER
+        ? { name: e.BANK_NAME, branch: e.BANK_BRANCH, accountType: e.BANK_ACCOUNT_TYPE ?? '普通', accountNumber: e.BANK_ACCOUNT_NUMBER, holder: e.BANK_ACCOUNT_HOLDER }
+        : undefined,
+    billingJobs: e.BILLING_JOBS === 'on',
   };
 }
 

@@ -16,6 +16,11 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** Member of a corporate account (billed to it), with their role there. */
+    corporateAccountId: uuid('corporate_account_id'),
+    corporateRole: text('corporate_role', { enum: ['owner', 'billing', 'member'] }),
+    /** Why the user was suspended or reactivated (admin), shown on the admin screens. */
+    statusReason: text('status_reason'),
   },
-  (t) => [index('users_account_type_idx').on(t.accountType, t.createdAt)],
+  (t) => [index('users_account_type_idx').on(t.accountType, t.createdAt), index('users_corporate_idx').on(t.corporateAccountId)],
 );

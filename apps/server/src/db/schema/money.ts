@@ -1,0 +1,264 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/*
+ * The money half (BILLING.md): who is billed, invoices and their lines, payments, the invoice
+ * number counter, payment-provider events already processed, budgets and the audit log.
+ * Amounts are integer yen (`_yen`) or sen (`_sen`, hundredths of a yen), never floats. Money
+ * records carry no cascading foreign keys to users or datasets: deleting a user or a dataset
+ * never deletes billing records (kept at least 7 years).
+ */
+
+export const PAYMENT_METHODS = ['card', 'bank_transfer'] as const;
+
+/**
+ * A corporate account (an application until approved). Its members are users whose
+ * corporate_account_id points here (users.corporate_role: owner | billing | member).
+ */
+export const corporateAccounts = pgTable(
+  'corporate_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** pending (application waiting for an admin) → active ⇄ suspended; rejected ends an application. */
+    status: text('status', { enum: ['pending', 'active', 'suspended', 'rejected'] }).notNull(),
+    companyName: text('company_name').notNull(),
+    companyNameKana: text('company_name_kana').notNull(),
+    department: text('department'),
+    postalCode: text('postal_code').notNull(),
+    address: text('address').notNull(),
+    phone: text('phone').notNull(),
+    billingContactName: text('billing_contact_name').notNull(),
+    billingEmails: text('billing_emails').array().notNull(),
+    /** 法人番号 (13 digits), optional. */
+    corporateNumber: text('corporate_number'),
+    /** The company's own 適格請求書発行事業者 registration number (T + 13 digits), optional. */
+    registrationNumber: text('registration_number'),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
+    /** Set by the admin on approval; null = no limit agreed. */
+    creditLimitYen: bigint('credit_limit_yen', { mode: 'number' }),
+    /** Days after the end of the invoiced month's next month… kept as a label: 'month_end_next_month'. */
+    paymentTerms: text('payment_terms').notNull().default('month_end_next_month'),
+    appliedBy: uuid('applied_by'),
+    decidedBy: uuid('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    statusReason: text('status_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('corporate_accounts_status_idx').on(t.status, t.createdAt)],
+);
+
+/**
+ * Who an invoice is addressed to: one per individual user (user_id), one per corporate account
+ * (corporate_account_id). Details here apply to future invoices only (invoices snapshot them).
+ */
+export const billingAccounts = pgTable(
+  'billing_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['individual', 'corporate'] }).notNull(),
+    userId: uuid('user_id'),
+    corporateAccountId: uuid('corporate_account_id'),
+    /** お客様番号: 7 digits, the last a check digit (see billing/customer-number.ts). */
+    customerNumber: text('customer_number').notNull(),
+    /** 宛名 and 敬称 (様 for people, 御中 for companies). */
+    addressee: text('addressee').notNull(),
+    honorific: text('honorific', { enum: ['様', '御中'] }).notNull(),
+    postalCode: text('postal_code'),
+    address: text('address'),
+    billingEmails: text('billing_emails').array().notNull().default(sql`'{}'::text[]`),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull().default('card'),
+    stripeCustomerId: text('stripe_customer_id'),
+    /** The default card (Stripe payment method id and what the console shows of it). */
+    cardPaymentMethodId: text('card_payment_method_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardExpMonth: integer('card_exp_month'),
+    cardExpYear: integer('card_exp_year'),
+    /** Over-payments kept as credit, applied to the next invoice. */
+    creditYen: bigint('credit_yen', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('billing_accounts_customer_number_key').on(t.customerNumber),
+    uniqueIndex('billing_accounts_user_key').on(t.userId),
+    uniqueIndex('billing_accounts_corporate_key').on(t.corporateAccountId),
+    check('billing_accounts_owner', sql`(${t.kind} = 'individual' AND ${t.userId} IS NOT NULL AND ${t.corporateAccountId} IS NULL) OR (${t.kind} = 'corporate' AND ${t.corporateAccountId} IS NOT NULL AND ${t.userId} IS NULL)`),
+    check('billing_accounts_credit', sql`${t.creditYen} >= 0`),
+  ],
+);
+
+export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'partially_paid', 'overdue', 'void', 'uncollectible'] as const;
+
+/**
+ * An invoice (適格請求書). Monthly invoices are unique per billing account and month (the close
+ * is idempotent); corrections are kind 'correction'. Once issued, the number, period, amounts
+ * and snapshots never change (the service refuses; trigger invoices_issued_immutable guards).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    billingAccountId: uuid('billing_account_id').notNull(),
+    kind: text('kind', { enum: ['monthly', 'correction'] }).notNull().default('monthly'),
+    /** 'YYYY-MM', the Japan-time month billed. */
+    yearMonth: text('year_month').notNull(),
+    /** POI-YYYYMM-NNNNNN, given at issue from invoice_number_counters. */
+    number: text('number'),
+    status: text('status', { enum: INVOICE_STATUSES }).notNull().default('draft'),
+    periodStart: date('period_start').notNull(),
+    periodEnd: date('period_end').notNull(),
+    issueDate: date('issue_date'),
+    dueDate: date('due_date'),
+    subtotalYen: bigint('subtotal_yen', { mode: 'number' }).notNull(),
+    /** 10 % consumption tax, ⌊subtotal × 10 / 100⌋, once per invoice. */
+    taxYen: bigint('tax_yen', { mode: 'number' }).notNull(),
+    totalYen: bigint('total_yen', { mode: 'number' }).notNull(),
+    /** Credit of earlier over-payments applied to this invoice. */
+    creditAppliedYen: bigint('credit_applied_yen', { mode: 'number' }).notNull().default(0),
+    /** Received and booked so far (payments + fees booked); due = total − credit applied − paid. */
+    paidYen: bigint('paid_yen', { mode: 'number' }).notNull().default(0),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
+    /** Issuer (ISSUER_* config) and recipient (宛名, 敬称, address, お客様番号) as at issue. */
+    issuerSnapshot: jsonb('issuer_snapshot').notNull(),
+    recipientSnapshot: jsonb('recipient_snapshot').notNull(),
+    pdfSha256: text('pdf_sha256'),
+    /** Card collection: attempts made, when the next retry is due, the last decline, a pay-now link. */
+    paymentAttempts: integer('payment_attempts').notNull().default(0),
+    nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
+    lastPaymentError: text('last_payment_error'),
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    payNowUrl: text('pay_now_url'),
+    /** The last payment-provider event applied (its `created`), so an older event never undoes a newer state. */
+    providerStateAt: bigint('provider_state_at', { mode: 'number' }),
+    voidReason: text('void_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_monthly_key').on(t.billingAccountId, t.yearMonth).where(sql`${t.kind} = 'monthly'`),
+    uniqueIndex('invoices_number_key').on(t.number),
+    index('invoices_account_idx').on(t.billingAccountId, t.issueDate),
+    index('invoices_status_idx').on(t.status, t.dueDate),
+    check('invoices_amounts', sql`${t.subtotalYen} >= 0 AND ${t.taxYen} >= 0 AND ${t.totalYen} = ${t.subtotalYen} + ${t.taxYen} AND ${t.paidYen} >= 0 AND ${t.creditAppliedYen} >= 0`),
+  ],
+);
+
+/** What was bought: one line per paid dataset, the base fee, the monthly fee. */
+export const invoiceLines = pgTable(
+  'invoice_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    position: integer('position').notNull(),
+    kind: text('kind', { enum: ['dataset', 'base_fee', 'monthly_fee', 'carry_over'] }).notNull(),
+    datasetId: uuid('dataset_id'),
+    description: text('description').notNull(),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+    unitPriceSen: bigint('unit_price_sen', { mode: 'number' }).notNull(),
+    /** ⌊quantity × unit price in sen / 100⌋ yen. */
+    amountYen: bigint('amount_yen', { mode: 'number' }).notNull(),
+    /** Tax rate in basis points (1000 = 10 %). */
+    taxRateBp: integer('tax_rate_bp').notNull().default(1000),
+  },
+  (t) => [uniqueIndex('invoice_lines_position_key').on(t.invoiceId, t.position)],
+);
+
+/** Money received against an invoice (card, bank transfer, credit applied). Append-only. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    billingAccountId: uuid('billing_account_id').notNull(),
+    method: text('method', { enum: ['card', 'bank_transfer', 'credit'] }).notNull(),
+    amountYen: bigint('amount_yen', { mode: 'number' }).notNull(),
+    /** A shortfall the admin booked as the customer's transfer fee (counts as paid, not received). */
+    feeYen: bigint('fee_yen', { mode: 'number' }).notNull().default(0),
+    receivedOn: date('received_on').notNull(),
+    payerName: text('payer_name'),
+    note: text('note'),
+    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    /** 領収書 number, R-YYYYMM-NNNNNN from the same counter table. */
+    receiptNumber: text('receipt_number').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('payments_invoice_idx').on(t.invoiceId),
+    uniqueIndex('payments_receipt_key').on(t.receiptNumber),
+    uniqueIndex('payments_intent_key').on(t.stripePaymentIntentId),
+    check('payments_amounts', sql`${t.amountYen} >= 0 AND ${t.feeYen} >= 0`),
+  ],
+);
+
+/** Gap-free numbering: one row per series and month ('invoice:202611', 'receipt:202611'), locked FOR UPDATE. */
+export const numberCounters = pgTable('number_counters', {
+  series: text('series').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+/** Payment-provider (Stripe) events already applied: a duplicate delivery is a no-op. */
+export const providerEvents = pgTable('provider_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** The event's own creation time (Unix seconds). */
+  providerCreated: bigint('provider_created', { mode: 'number' }).notNull(),
+  objectId: text('object_id'),
+  processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A monthly budget per billing account: alert mails at 50/80/100 %, optional hard stop. */
+export const budgets = pgTable(
+  'budgets',
+  {
+    billingAccountId: uuid('billing_account_id').primaryKey(),
+    monthlyLimitYen: bigint('monthly_limit_yen', { mode: 'number' }).notNull(),
+    hardStop: boolean('hard_stop').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('budgets_limit', sql`${t.monthlyLimitYen} > 0`)],
+);
+
+/** Each budget alert sent, once per account, month and threshold. */
+export const budgetAlerts = pgTable(
+  'budget_alerts',
+  {
+    billingAccountId: uuid('billing_account_id').notNull(),
+    yearMonth: text('year_month').notNull(),
+    thresholdPct: integer('threshold_pct').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.billingAccountId, t.yearMonth, t.thresholdPct] })],
+);
+
+/** Append-only: every admin mutation and every money state change. */
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+    /** null for the system (the monthly close, webhooks). */
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    requestId: text('request_id'),
+  },
+  (t) => [
+    index('audit_logs_occurred_idx').on(t.occurredAt),
+    index('audit_logs_target_idx').on(t.targetType, t.targetId, t.occurredAt),
+    index('audit_logs_actor_idx').on(t.actorId, t.occurredAt),
+  ],
+);

@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { Executor } from '../../db/client';
+import { auditLogs } from '../../db/schema/money';
+
+/** Who did it: a signed-in administrator or user (from the request), or the system (jobs, webhooks). */
+export interface AuditActor {
+  id: string | null;
+  email: string | null;
+  ip: string | null;
+  requestId: string | null;
+}
+
+export const SYSTEM_ACTOR: AuditActor = { id: null, email: null, ip: null, requestId: null };
+
+/** The actor of a request whose user is signed in (request.currentUser set by the auth plugin). */
+export function actorOf(request: FastifyRequest): AuditActor {
+  const user = request.currentUser;
+  return { id: user?.id ?? null, email: user?.email ?? null, ip: request.ip, requestId: String(request.id) };
+}
+
+export interface AuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Appends one audit row (BILLING.md "Administration"): call it in the same transaction as the
+ * change it records, so a change and its audit row commit together or not at all.
+ */
+export async function writeAudit(ex: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  await ex.insert(auditLogs).values({
+    actorId: actor.id,
+    actorEmail: actor.email,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    ip: actor.ip,
+    requestId: actor.requestId,
+  });
+}

@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client';
+import { billingAccounts, corporateAccounts } from '../../db/schema/money';
+import { users } from '../../db/schema/users';
+import { newCustomerNumber } from './customer-number';
+
+export type BillingAccountRow = typeof billingAccounts.$inferSelect;
+
+/**
+ * The billing account a user's usage is billed to: their corporate account's when they are a
+ * member of an active (or suspended) corporate account, otherwise their own individual one,
+ * created on first need with a fresh お客様番号. Safe under concurrency (unique keys; the loser
+ * of a race reads the winner's row).
+ */
+export async function ensureBillingAccountForUser(ex: Executor, userId: string): Promise<BillingAccountRow> {
+  const [user] = await ex.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new Error(`no user ${userId}`);
+  if (user.corporateAccountId) {
+    const [corp] = await ex.select().from(corporateAccounts).where(eq(corporateAccounts.id, user.corporateAccountId)).limit(1);
+    if (corp && (corp.status === 'active' || corp.status === 'suspended')) return ensureCorporateBillingAccount(ex, corp);
+  }
+  const [existing] = await ex.select().from(billingAccounts).where(eq(billingAccounts.userId, userId)).limit(1);
+  if (existing) return existing;
+  return insertWithFreshNumber(ex, {
+    kind: 'individual',
+    userId,
+    addressee: user.displayName?.trim() || user.email,
+    honorific: '様',
+    billingEmails: [user.email],
+    paymentMethod: 'card',
+  }, () => ex.select().from(billingAccounts).where(eq(billingAccounts.userId, userId)).limit(1));
+}
+
+/** The billing account of a corporate account (addressed to the company, 御中). */
+export async function ensureCorporateBillingAccount(ex: Executor, corp: typeof corporateAccounts.$inferSelect): Promise<BillingAccountRow> {
+  const [existing] = await ex.select().from(billingAccounts).where(eq(billingAccounts.corporateAccountId, corp.id)).limit(1);
+  if (existing) return existing;
+  return insertWithFreshNumber(ex, {
+    kind: 'corporate',
+    corporateAccountId: corp.id,
+    addressee: corp.department ? `${corp.companyName} ${corp.department}` : corp.companyName,
+    honorific: '御中',
+    postalCode: corp.postalCode,
+    address: corp.address,
+    billingEmails: corp.billingEmails,
+    paymentMethod: corp.paymentMethod,
+  }, () => ex.select().from(billingAccounts).where(eq(billingAccounts.corporateAccountId, corp.id)).limit(1));
+}
+
+async function insertWithFreshNumber(
+  ex: Executor,
+  values: Omit<typeof billingAccounts.$inferInsert, 'customerNumber'>,
+  reread: () => Promise<BillingAccountRow[]>,
+): Promise<BillingAccountRow> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const rows = await ex
+      .insert(billingAccounts)
+      .values({ ...values, customerNumber: newCustomerNumber() })
+      .onConflictDoNothing()
+      .returning();
+    if (rows[0]) return rows[0];
+    // Either the owner got an account meanwhile (read it) or the number was taken (try another).
+    const [winner] = await reread();
+    if (winner) return winner;
+  }
+  throw new Error('could not allocate a customer number');
+}
+
+export async function findBillingAccountByUser(ex: Executor, userId: string): Promise<BillingAccountRow | undefined> {
+  const [user] = await ex.select({ corporateAccountId: users.corporateAccountId }).from(users).where(eq(users.id, userId)).limit(1);
+  if (user?.corporateAccountId) {
+    const [row] = await ex.select().from(billingAccounts).where(eq(billingAccounts.corporateAccountId, user.corporateAccountId)).limit(1);
+    if (row) return row;
+  }
+  const [row] = await ex.select().from(billingAccounts).where(eq(billingAccounts.userId, userId)).limit(1);
+  return row;
+}
