@@ -80,7 +80,8 @@ describe('billing calls: who may call what', () => {
     const other = await newUser();
     const accountId = await accountIdOf(owner);
     await seedInvoices(accountId, 1);
-    const [{ id }] = await ctx.query<{ id: string }>('SELECT id FROM invoices WHERE billing_account_id = $1', [accountId]);
+    const [first] = await ctx.query<{ id: string }>('SELECT id FROM invoices WHERE billing_account_id = $1', [accountId]);
+    const id = first!.id;
     expect((await api('GET', `/billing/invoices/${id}`, owner)).statusCode).toBe(200);
     const stranger = await api('GET', `/billing/invoices/${id}`, other);
     expect(stranger.statusCode).toBe(404);
