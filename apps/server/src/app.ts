@@ -47,6 +47,11 @@ import { createMemoryRateLimiter, createRedisRateLimiter } from './modules/publi
 import { createSearchCache, type SearchCache } from './modules/public-api/search-cache';
 import { createUsageMeter, type UsageMeter } from './modules/usage/usage-meter';
 import { usageRoutes } from './modules/usage/usage.routes';
+import { adminBillingRoutes } from './modules/billing/admin-billing.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { createBillingService } from './modules/billing/billing.service';
+import { createCloseJob, type CloseJob } from './modules/billing/close-job';
+import { createCloseService, type CloseService } from './modules/billing/close.service';
 import { createUsageService } from './modules/usage/usage.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
@@ -64,6 +69,8 @@ declare module 'fastify' {
     searchCache: SearchCache;
     /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
     redis: RedisCircuit | undefined;
+    /** The monthly close (service and its in-process job; tests drive them directly). */
+    billingClose: { service: CloseService; job: CloseJob };
   }
 }
 
@@ -195,6 +202,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
     changes,
   });
+  const billingService = createBillingService({ db: database.db, config, pricing: pricingService });
+  // afterIssue (the card charge on issue) is wired here once the payments service exists.
+  const closeService = createCloseService({ db: database.db, config, pricing: pricingService, mailer, log: app.log });
+  const closeJob = createCloseJob({ database, close: closeService, log: app.log });
+  app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
   app.decorate('changes', changes);
   await app.register(authPlugin, { authService });
@@ -215,6 +227,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(apiKeyRoutes, { apiKeysService });
       await api.register(usageRoutes, { usageService });
       await api.register(adminPricingRoutes, { pricingService });
+      await api.register(billingRoutes, { billingService });
+      await api.register(adminBillingRoutes, { closeService });
     },
     { prefix: '/console/v1' },
   );
@@ -242,9 +256,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', async () => {
     meter.start();
     await housekeeping();
+    // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
+    if (config.billingJobs) closeJob.start();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    await closeJob.stop();
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
     await poisService.settled();

@@ -92,6 +92,8 @@ export const currentChargesSchema = z.object({
   /** ⌊subtotal × 10 / 100⌋, as the invoice will compute it. */
   tax_estimate: yen,
   total_estimate: yen,
+  /** Earlier months' card amounts under ¥50, carried onto this month's invoice (already in subtotal). */
+  carry_over: yen.optional(),
   as_of: z.string(),
 });
 export type CurrentCharges = z.infer<typeof currentChargesSchema>;
@@ -343,3 +345,10 @@ export const activateCorporateBodySchema = z.object({
   payment_terms: z.string().trim().max(100).optional(),
   reason: z.string().trim().max(500, '理由は500文字以内で入力してください').optional(),
 });
+
+// ---------------------------------------------------------------- ids in paths (close helper)
+
+/** `:id` of GET /billing/invoices/:id (and its PDF): a malformed id is a Japanese 400. */
+export const invoiceParamsSchema = z.object({ id: z.uuid({ error: '請求書IDの形式が正しくありません' }) });
+/** GET /billing/invoices.csv: the list's filters without paging (every matching row). */
+export const invoiceCsvQuerySchema = invoiceListQuerySchema.pick({ issued_from: true, issued_to: true, amount_min: true, amount_max: true });

@@ -1,0 +1,19 @@
+import type { BankTransferInstructions } from '@poi/shared/schemas/billing';
+import type { Config } from '../../config';
+
+/** Where a bank-transfer customer pays (config BANK_*), or null when no bank account is configured. */
+export function bankTransferInstructions(bank: Config['bank'], customerNumber: string): BankTransferInstructions | null {
+  if (!bank) return null;
+  return {
+    bank_name: bank.name,
+    branch_name: bank.branch,
+    account_type: bank.accountType,
+    account_number: bank.accountNumber,
+    account_holder: bank.holder,
+    customer_number: customerNumber,
+    notes: [
+      `お振込の際は、振込名義人の前にお客様番号「${customerNumber}」を入力してください。`,
+      '振込手数料はお客様ご負担でお願いいたします。',
+    ],
+  };
+}

@@ -1,0 +1,64 @@
+import type { Config } from '../../config';
+import type { MailMessage } from '../../plugins/mail';
+import type { InvoiceRow } from './invoices.mapper';
+import { bankTransferInstructions } from './bank-transfer';
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const yen = (n: number): string => `¥${n.toLocaleString('ja-JP')}`;
+const monthLabel = (ym: string): string => `${ym.slice(0, 4)}年${Number(ym.slice(5, 7))}月`;
+const dateLabel = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
+
+/** 「請求書発行のお知らせ」: number, period, amounts, due date and how it is paid, with the link to /billing. */
+export function buildInvoiceIssuedMail(to: string, invoice: InvoiceRow, config: Pick<Config, 'publicUrl' | 'bank'>): MailMessage {
+  const recipient = invoice.recipientSnapshot as { addressee: string; honorific: string; customer_number: string };
+  const due = invoice.totalYen - invoice.creditAppliedYen - invoice.paidYen;
+  const link = `${config.publicUrl}/billing`;
+  const how: string[] = [];
+  if (due <= 0) how.push('お預かりしているクレジット(過入金分)で全額お支払い済みです。お手続きは不要です。');
+  else if (invoice.paymentMethod === 'card') how.push('ご登録のクレジットカードで本日お支払い手続きを行います。');
+  else {
+    how.push(`お支払期限(${dateLabel(invoice.dueDate!)})までに下記口座へお振り込みください。`);
+    const bank = bankTransferInstructions(config.bank, recipient.customer_number);
+    if (bank) {
+      how.push(`振込先: ${bank.bank_name} ${bank.branch_name} ${bank.account_type} ${bank.account_number} ${bank.account_holder}`);
+      how.push(...bank.notes);
+    }
+  }
+  const rows: Array<[string, string]> = [
+    ['請求書番号', invoice.number ?? ''],
+    ['対象期間', `${dateLabel(invoice.periodStart)}〜${dateLabel(invoice.periodEnd)}`],
+    ['発行日', dateLabel(invoice.issueDate ?? '')],
+    ['小計(税抜)', yen(invoice.subtotalYen)],
+    ['消費税(10%)', yen(invoice.taxYen)],
+    ['ご請求金額(税込)', yen(invoice.totalYen)],
+    ...(invoice.creditAppliedYen > 0 ? ([['クレジット充当', `-${yen(invoice.creditAppliedYen)}`]] as Array<[string, string]>) : []),
+    ['お支払期限', dateLabel(invoice.dueDate ?? '')],
+    ['お客様番号', recipient.customer_number],
+  ];
+  const subject = `【POI Cloud】${monthLabel(invoice.yearMonth)}分の請求書を発行しました(${invoice.number})`;
+  const text = [
+    `${recipient.addressee} ${recipient.honorific}`,
+    '',
+    'いつも POI Cloud をご利用いただきありがとうございます。',
+    `${monthLabel(invoice.yearMonth)}分のご利用料金の請求書を発行しました。`,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    ...how,
+    '',
+    '請求書の詳細とPDFは次のページからご確認いただけます。',
+    link,
+    '',
+    '— POI Cloud',
+  ].join('\n');
+  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;color:#111827">
+<p>${escapeHtml(recipient.addressee)} ${escapeHtml(recipient.honorific)}</p>
+<p>いつも POI Cloud をご利用いただきありがとうございます。<br>${monthLabel(invoice.yearMonth)}分のご利用料金の請求書を発行しました。</p>
+<table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('')}</table>
+${how.map((h) => `<p>${escapeHtml(h)}</p>`).join('\n')}
+<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 20px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">請求書を確認する</a></p>
+</body></html>`;
+  return { to, subject, text, html, logSummary: `invoice ${invoice.number} issued, total ${invoice.totalYen} yen` };
+}
