@@ -132,6 +132,8 @@ export async function createTestContext(env: Record<string, string> = {}, option
     PUBLIC_URL: 'http://console.test',
     AUTH_IP_LIMIT: '1000',
     ADMIN_EMAILS: 'admin@example.com',
+    // Tests that need the billing jobs drive them (or turn them on); the rest skip a start-up close.
+    BILLING_JOBS: 'off',
     ...env,
   });
   const app = await buildApp(config, { database, logStream: options.logStream });
