@@ -48,6 +48,9 @@ import { createSearchCache, type SearchCache } from './modules/public-api/search
 import { createUsageMeter, type UsageMeter } from './modules/usage/usage-meter';
 import { usageRoutes } from './modules/usage/usage.routes';
 import { createUsageService } from './modules/usage/usage.service';
+import { createBudgetGuard, type BudgetGuard } from './modules/billing/budget-guard';
+import { budgetRoutes } from './modules/billing/budgets.routes';
+import { createBudgetsService } from './modules/billing/budgets.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -62,6 +65,8 @@ declare module 'fastify' {
     changes: ChangeFeed;
     /** Recent public search answers (the benchmark reads its hit counters). */
     searchCache: SearchCache;
+    /** Budgets' in-memory view (the benchmark reloads an account it set up with SQL). */
+    budgetGuard: BudgetGuard;
     /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
     redis: RedisCircuit | undefined;
   }
@@ -185,7 +190,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
-  const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
+  // The budget guard follows the meter: what it writes, and a refresh after each flush run.
+  const budgetGuard = createBudgetGuard({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, flush: () => meter.flush() });
+  const meter = createUsageMeter({
+    db: database.db,
+    log: app.log,
+    onFlushed: (ids, at) => apiKeysService.touch(ids, at),
+    onWritten: (events) => budgetGuard.written(events),
+    afterFlush: () => budgetGuard.afterFlush(),
+  });
+  const budgetsService = createBudgetsService({ db: database.db, meter, guard: budgetGuard });
   const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });
   const publicApi = createPublicApiService({
     db: database.db,
@@ -194,8 +208,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     meter,
     limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
     changes,
+    budgets: budgetGuard,
   });
   app.decorate('usageMeter', meter);
+  app.decorate('budgetGuard', budgetGuard);
   app.decorate('changes', changes);
   await app.register(authPlugin, { authService });
 
@@ -215,6 +231,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(apiKeyRoutes, { apiKeysService });
       await api.register(usageRoutes, { usageService });
       await api.register(adminPricingRoutes, { pricingService });
+      await api.register(budgetRoutes, { budgetsService });
     },
     { prefix: '/console/v1' },
   );
@@ -240,6 +257,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const timer = setInterval(housekeeping, 6 * HOUR);
   timer.unref();
   app.addHook('onReady', async () => {
+    // Budgets are in memory before the first search is served.
+    await budgetGuard.start();
     meter.start();
     await housekeeping();
   });
