@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { yearMonthOf } from '@poi/shared/billing-time';
 import { buildApp } from '../src/app';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { BudgetExceededError, createBudgetGuard, type BudgetGuard } from '../src/modules/billing/budget-guard';
+import { bearer, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
 
 let ctx: TestContext;
 type Actor = { token: string; id: string; email: string };
@@ -193,6 +195,36 @@ describe('budget enforcement and alerts', () => {
     await waitForMails(billingEmail, 3);
     expect(alertMails(billingEmail)).toHaveLength(3);
     expect(alertMails(owner.email)).toHaveLength(0);
+  });
+
+  it('starts every Japan-time month from zero, and another instance loads the same cost from the database', async () => {
+    const user = await newUser('individual');
+    const key = await newKey(user);
+    expect((await api('POST', '/billing/budget', user, { monthly_limit: 22, hard_stop: true })).statusCode).toBe(200);
+    expect(await searchTimes(key, 3)).toEqual([200, 200, 402]);
+    await ctx.app.usageMeter.flush();
+
+    // A second instance's guard, on the same database: it loads ¥22 spent and stops the next search too.
+    const guard: BudgetGuard = createBudgetGuard({
+      db: ctx.database.db,
+      mailer: { send: async () => {}, close() {} },
+      log: silentLog,
+      publicUrl: 'http://console.test',
+      flush: () => guard.afterFlush(),
+    });
+    await guard.start();
+    const thisMonth = yearMonthOf();
+    expect(() => guard.reserve(user.id, thisMonth, [dataset], [1000], 0)).toThrow(BudgetExceededError);
+    const [y, m] = thisMonth.split('-').map(Number) as [number, number];
+    const nextMonth = m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+    // The next month starts from nothing: two ¥11 searches fit, the third does not.
+    const first = guard.reserve(user.id, nextMonth, [dataset], [1000], 0);
+    const second = guard.reserve(user.id, nextMonth, [dataset], [1000], 0);
+    expect(first && second).toBeTruthy();
+    expect(() => guard.reserve(user.id, nextMonth, [dataset], [1000], 0)).toThrow(BudgetExceededError);
+    // A search that failed gives its reservation back.
+    guard.release(second!);
+    expect(guard.reserve(user.id, nextMonth, [dataset], [1000], 0)).toBeTruthy();
   });
 
   it('mails each alert (50, 80, 100 %) once, searches going on past 100 % without a hard stop, even after a restart', async () => {
