@@ -37,7 +37,8 @@ import * as repo from './budgets.repository';
  *
  * Alerts are checked after each flush against the stored part (what an invoice would bill);
  * budget_alerts' primary key makes each threshold's mail go out once per month whatever the
- * number of instances (insert … on conflict do nothing; mail only when inserted).
+ * number of instances (insert … on conflict do nothing; mail only when inserted). Thresholds
+ * passed together get one mail, of the highest.
  */
 
 /** How often stored usage is compared with the database (other instances' searches, budget changes). */
@@ -303,21 +304,26 @@ export function createBudgetGuard(deps: {
   async function sendAlerts(): Promise<void> {
     for (const acc of accounts.values()) {
       const spentYen = totalsOfSubtotal(acc.stored.subtotalYen).totalYen;
-      for (const pct of BUDGET_ALERT_THRESHOLDS) {
-        if (acc.alertsSent.has(pct) || spentYen * 100 < acc.limitYen * pct) continue;
-        const { id, yearMonth, limitYen, hardStop } = acc;
+      const crossed = BUDGET_ALERT_THRESHOLDS.filter((pct) => !acc.alertsSent.has(pct) && spentYen * 100 >= acc.limitYen * pct);
+      if (!crossed.length) continue;
+      const { id, yearMonth, limitYen, hardStop } = acc;
+      const inserted: number[] = [];
+      for (const pct of crossed) {
         acc.alertsSent.add(pct);
-        if (!(await repo.insertAlert(db, id, yearMonth, pct))) continue;
-        if (!acc.emails.length) continue;
-        try {
-          await deps.mailer.send(buildBudgetAlertMail({ to: acc.emails, thresholdPct: pct, limitYen, spentYen, hardStop, yearMonth, billingUrl: `${deps.publicUrl}/billing` }));
-          log.info({ billingAccountId: id, thresholdPct: pct, spentYen, limitYen }, 'budget alert sent');
-        } catch (err) {
-          // Not sent: the row goes, so a later flush tries again.
-          log.warn({ err, billingAccountId: id, thresholdPct: pct }, 'budget alert mail failed; will retry');
-          await repo.deleteAlerts(db, id, yearMonth, [pct]);
-          acc.alertsSent.delete(pct);
-        }
+        if (await repo.insertAlert(db, id, yearMonth, pct)) inserted.push(pct);
+      }
+      // Several thresholds passed at once (a budget set below the cost so far, a burst between
+      // flushes): one mail, of the highest; the lower ones count as sent.
+      const pct = inserted.at(-1);
+      if (pct === undefined || !acc.emails.length) continue;
+      try {
+        await deps.mailer.send(buildBudgetAlertMail({ to: acc.emails, thresholdPct: pct, limitYen, spentYen, hardStop, yearMonth, billingUrl: `${deps.publicUrl}/billing` }));
+        log.info({ billingAccountId: id, thresholdPct: pct, spentYen, limitYen }, 'budget alert sent');
+      } catch (err) {
+        // Not sent: the rows go, so a later flush tries again.
+        log.warn({ err, billingAccountId: id, thresholdPct: pct }, 'budget alert mail failed; will retry');
+        await repo.deleteAlerts(db, id, yearMonth, inserted);
+        for (const p of inserted) acc.alertsSent.delete(p);
       }
     }
   }
