@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { fmt, pct, type BenchResult } from './stats';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../apps/server/src/modules/api-keys/key-format';
+import { newCustomerNumber } from '../apps/server/src/modules/billing/customer-number';
 
 type Query = (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
 
@@ -27,11 +28,17 @@ const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const LOAD_CONNECTIONS = 32;
 
 
+/** A corporate-type user with an API key. */
+async function seedKey(query: Query, label: string): Promise<{ key: string; userId: string }> {
+  const key = generateApiKey();
+  const user = (await query(`INSERT INTO users (email, account_type) VALUES ($1, 'corporate') RETURNING id`, [`bench-${label}-${Date.now()}@example.com`])).rows[0]!.id!;
+  await query(`INSERT INTO api_keys (user_id, name, key_hash, prefix) VALUES ($1, 'bench', $2, $3)`, [user, hashApiKey(key), displayPrefixOf(key)]);
+  return { key, userId: user };
+}
+
 /** A consumer with a key and a pricing version whose rate limit the load cannot reach. */
 async function seedConsumer(query: Query): Promise<string> {
-  const key = generateApiKey();
-  const user = (await query(`INSERT INTO users (email, account_type) VALUES ($1, 'corporate') RETURNING id`, [`bench-consumer-${Date.now()}@example.com`])).rows[0]!.id!;
-  await query(`INSERT INTO api_keys (user_id, name, key_hash, prefix) VALUES ($1, 'bench', $2, $3)`, [user, hashApiKey(key), displayPrefixOf(key)]);
+  const { key } = await seedKey(query, 'consumer');
   await query(
     `INSERT INTO pricing_versions (account_type, effective_from, base_fee, free_searches_per_month, provider_share_bp, rate_limit_per_minute, max_api_keys)
      VALUES ('corporate', now() - interval '1 second', 0.05, 1000, 7000, 100000000, 50)`,
@@ -112,6 +119,60 @@ function runLoad(options: Record<string, unknown>): Promise<AutocannonSummary> {
   });
 }
 
+/**
+ * The budget check's cost: the same searches by a caller whose billing account has a budget with
+ * a hard stop (limit far away, so every search runs the check and reserves its price) and by one
+ * without, interleaved and alternating who goes first, so both see the same caches and load.
+ */
+async function budgetLatency(o: PublicApiBenchOptions) {
+  const plain = await seedKey(o.query, 'no-budget');
+  const budgeted = await seedKey(o.query, 'budget');
+  const account = (
+    await o.query(`INSERT INTO billing_accounts (kind, user_id, customer_number, addressee, honorific) VALUES ('individual', $1, $2, 'bench', '様') RETURNING id`, [
+      budgeted.userId,
+      newCustomerNumber(),
+    ])
+  ).rows[0]!.id!;
+  await o.query(`INSERT INTO budgets (billing_account_id, monthly_limit_yen, hard_stop) VALUES ($1, 100000000, true)`, [account]);
+  await o.app.budgetGuard.reloadAccount(account);
+  // Points of their own (north of the other passes' and 5 m apart from each other): no answer comes
+  // from the public search cache, so both run the same SQL.
+  const url = (i: number, east: number) => {
+    const p = o.points[i % o.points.length]!;
+    const jitter = Math.floor(i / o.points.length) * 0.0001 + 0.00003;
+    return `${o.base}/api/v1/poi/search?dataset_id=${o.datasetId}&latitude=${(p.latitude + jitter).toFixed(6)}&longitude=${(p.longitude + east).toFixed(6)}&radius=1000&limit=20`;
+  };
+  const timed = async (u: string, key: string) => {
+    const t = performance.now();
+    const res = await fetch(u, { headers: { 'x-api-key': key } });
+    if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return performance.now() - t;
+  };
+  const withBudget: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const b = () => timed(url(i, 0.00005), budgeted.key);
+    const n = () => timed(url(i, 0), plain.key);
+    let tb: number;
+    let tn: number;
+    if (i % 2) {
+      tb = await b();
+      tn = await n();
+    } else {
+      tn = await n();
+      tb = await b();
+    }
+    if (i >= WARMUP) {
+      withBudget.push(tb);
+      without.push(tn);
+    }
+  }
+  withBudget.sort((a, b) => a - b);
+  without.sort((a, b) => a - b);
+  return { budget: { p50: pct(withBudget, 50), p99: pct(withBudget, 99) }, plain: { p50: pct(without, 50), p99: pct(without, 99) } };
+}
+
 const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
 
 export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<BenchResult[]> {
@@ -129,6 +190,16 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     `  ${'public radius 1 km'.padEnd(34)} ${fmt(lat.public.p50)}ms ${fmt(lat.public.p99)}ms ${fmt(lat.console.p50)}ms ${fmt(lat.console.p99)}ms ${ratio.toFixed(2).padStart(5)}×  ${strict ? `p50≤5 ≤1.3× ${latencyOk ? 'PASS' : 'FAIL'}` : '(reported)'}`,
   );
   results.push({ engine: o.kind, pois, label: 'public search p50 vs console', http: lat.public, raw: lat.console, ok: latencyOk });
+
+  const budget = await budgetLatency(o);
+  const budgetRatio = budget.budget.p50 / budget.plain.p50;
+  const budgetOk = !strict || budgetRatio <= 1.1;
+  console.log(
+    `  ${'public, caller with a budget'.padEnd(34)} ${fmt(budget.budget.p50)}ms ${fmt(budget.budget.p99)}ms ${fmt(budget.plain.p50)}ms ${fmt(budget.plain.p99)}ms ${budgetRatio.toFixed(2).padStart(5)}×  ` +
+      `${strict ? `≤1.1× of the same search without a budget ${budgetOk ? 'PASS' : 'FAIL'}` : '(reported)'}  (columns: with budget p50/p99, without p50/p99)`,
+  );
+  results.push({ engine: o.kind, pois, label: 'public search p50 with a budget vs without', http: budget.budget, raw: budget.plain, ok: budgetOk });
+  if (process.env.BENCH_SKIP_PUBLIC_LOAD === '1') return results;
 
   // The 200s the server actually sent, counted on its socket: autocannon does not count the
   // answers still in flight when its time is up, but they are billed.

@@ -4,6 +4,9 @@
  * dropped) with BENCH_POIS POIs (default 1,000,000), then PGlite with BENCH_PGLITE_POIS (200,000).
  * Every figure is printed next to its baseline — the same SQL run directly — from the same run;
  * the public search API is measured against the console search and under autocannon load.
+ * Parts can be skipped: BENCH_SKIP_CONSOLE, BENCH_SKIP_CASES (the search table), BENCH_SKIP_PUBLIC,
+ * BENCH_SKIP_PUBLIC_LOAD (keeps the public latency pairs, budget pair included), BENCH_SKIP_IMPORT,
+ * BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_DATASETS (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -245,7 +248,7 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
       console.log(
         `  ${'query'.padEnd(34)} ${'HTTP p50'.padStart(9)} ${'HTTP p99'.padStart(9)} ${'SQL p50'.padStart(8)} ${'SQL p99'.padStart(8)} ${'ratio'.padStart(6)}  target  | SQL without the total: p50, p99 (cost of counting at p50)`,
       );
-      for (const c of CASES) {
+      for (const c of process.env.BENCH_SKIP_CASES === '1' ? [] : CASES) {
         const filterAt = (i: number): PoiSearchFilter => ({ datasetIds: [account.datasetId], limit: 20, offset: 0, ...c.filter(i) });
         const http = await timeIt(async (i) => {
           const f = filterAt(i);

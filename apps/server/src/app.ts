@@ -53,6 +53,9 @@ import { createBillingService } from './modules/billing/billing.service';
 import { createCloseJob, type CloseJob } from './modules/billing/close-job';
 import { createCloseService, type CloseService } from './modules/billing/close.service';
 import { createUsageService } from './modules/usage/usage.service';
+import { createBudgetGuard, type BudgetGuard } from './modules/billing/budget-guard';
+import { budgetRoutes } from './modules/billing/budgets.routes';
+import { createBudgetsService } from './modules/billing/budgets.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -67,6 +70,8 @@ declare module 'fastify' {
     changes: ChangeFeed;
     /** Recent public search answers (the benchmark reads its hit counters). */
     searchCache: SearchCache;
+    /** Budgets' in-memory view (the benchmark reloads an account it set up with SQL). */
+    budgetGuard: BudgetGuard;
     /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
     redis: RedisCircuit | undefined;
     /** The monthly close (service and its in-process job; tests drive them directly). */
@@ -192,7 +197,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
-  const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
+  // The budget guard follows the meter: what it writes, and a refresh after each flush run.
+  const budgetGuard = createBudgetGuard({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, flush: () => meter.flush() });
+  const meter = createUsageMeter({
+    db: database.db,
+    log: app.log,
+    onFlushed: (ids, at) => apiKeysService.touch(ids, at),
+    onWritten: (events) => budgetGuard.written(events),
+    afterFlush: () => budgetGuard.afterFlush(),
+  });
+  const budgetsService = createBudgetsService({ db: database.db, meter, guard: budgetGuard });
   const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });
   const publicApi = createPublicApiService({
     db: database.db,
@@ -201,6 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     meter,
     limiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
     changes,
+    budgets: budgetGuard,
   });
   const billingService = createBillingService({ db: database.db, config, pricing: pricingService });
   // afterIssue (the card charge on issue) is wired here once the payments service exists.
@@ -208,6 +223,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const closeJob = createCloseJob({ database, close: closeService, log: app.log });
   app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
+  app.decorate('budgetGuard', budgetGuard);
   app.decorate('changes', changes);
   await app.register(authPlugin, { authService });
 
@@ -229,6 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(adminPricingRoutes, { pricingService });
       await api.register(billingRoutes, { billingService });
       await api.register(adminBillingRoutes, { closeService });
+      await api.register(budgetRoutes, { budgetsService });
     },
     { prefix: '/console/v1' },
   );
@@ -254,6 +271,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const timer = setInterval(housekeeping, 6 * HOUR);
   timer.unref();
   app.addHook('onReady', async () => {
+    // Budgets are in memory before the first search is served.
+    await budgetGuard.start();
     meter.start();
     await housekeeping();
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).

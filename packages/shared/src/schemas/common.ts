@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   PAYMENT_REQUIRED: 402,
+  /** The billing account's monthly budget with a hard stop is reached (public API). */
+  BUDGET_EXCEEDED: 402,
   FORBIDDEN: 403,
   ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,

@@ -112,8 +112,9 @@ export const publicErrorResponses = {
   401: errorResponse('UNAUTHORIZED: APIキーがない、形式が不正、存在しない、無効化済み、または期限切れ', {
     missing: { summary: 'APIキーなし', value: error('UNAUTHORIZED', 'APIキーが必要です。Authorization: Bearer <APIキー> または X-API-Key ヘッダーで指定してください') },
   }),
-  402: errorResponse('PAYMENT_REQUIRED: トライアルアカウントで有料データセットを指定した、または今月の無料検索回数を使い切った', {
+  402: errorResponse('PAYMENT_REQUIRED: トライアルアカウントで有料データセットを指定した、または今月の無料検索回数を使い切った。BUDGET_EXCEEDED: 上限到達時に停止する月間予算に達した(課金されません)', {
     trial: { summary: 'トライアルで有料データセット', value: error('PAYMENT_REQUIRED', 'トライアルアカウントでは有料データセットを検索できません。/upgrade からプランをアップグレードしてください') },
+    budget: { summary: '月間予算の上限に到達', value: error('BUDGET_EXCEEDED', '今月の予算上限(¥10,000)に達したため、検索を停止しています。/billing で予算を変更してください') },
   }),
   403: errorResponse('FORBIDDEN / ACCOUNT_SUSPENDED: 許可されていないIPアドレスやリファラー(Referer がなければ Origin)からの利用、またはアカウント停止中', {
     referrer: { summary: '許可されていないリファラー', value: error('FORBIDDEN', 'このリファラーからはこのAPIキーを使用できません') },

@@ -5,8 +5,13 @@
  * GET /billing/current both call this, so "this month so far" is what the invoice will say.
  */
 
-export const TAX_RATE_PERCENT = 10;
+import { consumptionTaxYen, CONSUMPTION_TAX_PERCENT, lineAmountYen } from '@poi/shared/invoice-math';
+
+export { lineAmountYen };
+export const TAX_RATE_PERCENT = CONSUMPTION_TAX_PERCENT;
 export const TAX_RATE_BP = TAX_RATE_PERCENT * 100;
+/** ⌊subtotal × 10 / 100⌋: the invoice's one consumption tax figure. */
+export const taxOf = consumptionTaxYen;
 /** Stripe's JPY minimum: a card total under it is not charged but carried to the next invoice. */
 export const CARD_MINIMUM_YEN = 50;
 
@@ -52,19 +57,6 @@ export interface Charges {
   subtotalYen: number;
   taxYen: number;
   totalYen: number;
-}
-
-/** ⌊quantity × sen / 100⌋ in exact integer arithmetic (no division of a large float). */
-export function lineAmountYen(quantity: number, unitPriceSen: number): number {
-  const sen = quantity * unitPriceSen;
-  if (!Number.isSafeInteger(sen)) throw new RangeError(`line amount out of range: ${quantity} × ${unitPriceSen}`);
-  return (sen - (sen % 100)) / 100;
-}
-
-/** ⌊subtotal × 10 / 100⌋: the invoice's one consumption tax figure. */
-export function taxOf(subtotalYen: number): number {
-  const x = subtotalYen * TAX_RATE_PERCENT;
-  return (x - (x % 100)) / 100;
 }
 
 const monthLabel = (yearMonth: string): string => `${yearMonth.slice(0, 4)}年${Number(yearMonth.slice(5, 7))}月`;

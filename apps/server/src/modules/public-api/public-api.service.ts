@@ -17,7 +17,8 @@ import { hashApiKey, isWellFormedApiKey } from '../api-keys/key-format';
 import { findDataset } from '../datasets/datasets.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import type { PricingVersionRow } from '../pricing/pricing.repository';
-import type { UsageMeter } from '../usage/usage-meter';
+import { BudgetExceededError, type BudgetGuard, type BudgetReservation } from '../billing/budget-guard';
+import type { UsageEvent, UsageMeter } from '../usage/usage-meter';
 import { freeSearchesUsed } from '../usage/usage.repository';
 import { createFreeQuota } from './free-quota';
 import type { RateLimiter, RateLimitResult } from './rate-limiter';
@@ -33,6 +34,8 @@ export const publicApiMessages = {
   trialPaidDataset: 'トライアルアカウントでは有料データセットを検索できません。/upgrade からプランをアップグレードしてください',
   trialQuotaExceeded: (limit: number) =>
     `今月の無料検索回数(${limit.toLocaleString('ja-JP')}回)の上限に達しました。/upgrade からプランをアップグレードしてください`,
+  budgetExceeded: (limitYen: number) =>
+    `今月の予算上限(¥${limitYen.toLocaleString('ja-JP')})に達したため、検索を停止しています。/billing で予算を変更してください`,
   meterBusy: '現在検索を受け付けられません。しばらくしてから再度お試しください',
   methodNotAllowed: 'このURLは GET メソッドで呼び出してください',
 } as const;
@@ -56,6 +59,8 @@ export interface SearchPlan {
   pricesSen: number[];
   sharesBp: number[];
   recipientIds: string[];
+  /** The price held against the caller's budget under a hard stop. */
+  budget?: BudgetReservation;
   settled: boolean;
 }
 
@@ -120,8 +125,10 @@ export function createPublicApiService(deps: {
   meter: UsageMeter;
   limiter: RateLimiter;
   changes: ChangeFeed;
+  /** Budgets' hard stops and the cost so far they watch (absent: no budgets). */
+  budgets?: BudgetGuard;
 }): PublicApiService {
-  const { db, apiKeys, pricing, meter, limiter, changes } = deps;
+  const { db, apiKeys, pricing, meter, limiter, changes, budgets } = deps;
   const quota = createFreeQuota((userId, yearMonth) => freeSearchesUsed(db, userId, yearMonth));
   const datasetCache = createTtlCache<string, DatasetPrice | undefined>(DATASET_CACHE_MS);
   changes.on('dataset', (id) => (id ? datasetCache.delete(id) : datasetCache.forget()));
@@ -191,6 +198,16 @@ export function createPublicApiService(deps: {
       if (!(await quota.reserve(user.id, yearMonth, trial ? limit : undefined))) {
         throw new AppError('PAYMENT_REQUIRED', publicApiMessages.trialQuotaExceeded(limit));
       }
+      const pricesSen = prices.map((p) => p.priceSen);
+      let budget: BudgetReservation | undefined;
+      try {
+        // Synchronous (an in-memory view, no query): concurrent searches cannot both take the last yen.
+        budget = budgets?.reserve(user.id, yearMonth, datasetIds, pricesSen, toSen(caller.version.baseFee));
+      } catch (err) {
+        quota.settle(user.id, yearMonth, false, limit);
+        if (err instanceof BudgetExceededError) throw new AppError('BUDGET_EXCEEDED', publicApiMessages.budgetExceeded(err.limitYen));
+        throw err;
+      }
       const shareBp = caller.version.providerShareBp;
       return {
         requestId: randomUUID(),
@@ -198,9 +215,10 @@ export function createPublicApiService(deps: {
         yearMonth,
         caller,
         datasetIds,
-        pricesSen: prices.map((p) => p.priceSen),
+        pricesSen,
         sharesBp: prices.map((p) => (p.recipientId === PLATFORM_RECIPIENT ? 10_000 : shareBp)),
         recipientIds: prices.map((p) => p.recipientId),
+        budget,
         settled: false,
       };
     },
@@ -211,10 +229,11 @@ export function createPublicApiService(deps: {
       const { user, key } = plan.caller.resolved;
       const version = plan.caller.version;
       const free = quota.settle(user.id, plan.yearMonth, succeeded, version.freeSearchesPerMonth);
+      if (plan.budget) budgets?.release(plan.budget);
       if (!succeeded) return;
       const baseFeeSen = toSen(version.baseFee);
       const datasetsSen = plan.pricesSen.reduce((sum, p) => sum + p, 0);
-      meter.record({
+      const event: UsageEvent = {
         requestId: plan.requestId,
         occurredAt: plan.occurredAt,
         day: dayOf(plan.occurredAt),
@@ -229,7 +248,9 @@ export function createPublicApiService(deps: {
         baseFeeSen,
         amountSen: datasetsSen + (free ? 0 : baseFeeSen),
         free,
-      });
+      };
+      meter.record(event);
+      budgets?.recorded(event);
     },
   };
 }

@@ -117,6 +117,14 @@ export function createUsageMeter(deps: {
   log: FastifyBaseLogger;
   /** Called after a flush with the keys it saw, to stamp their last use. */
   onFlushed?: (apiKeyIds: string[], at: Date) => Promise<void>;
+  /** Called with each batch as soon as it is stored (the budget guard moves it to its stored part). */
+  onWritten?: (events: readonly UsageEvent[]) => void;
+  /**
+   * Run at the end of every flush run, inside it: nothing is being written meanwhile, so what it
+   * reads of the usage tables is exactly the events written so far (the budget guard's loads and
+   * alerts). Must not throw.
+   */
+  afterFlush?: () => Promise<void>;
   intervalMs?: number;
   maxPending?: number;
   /** Replaceable in tests to simulate failures. */
@@ -141,11 +149,13 @@ export function createUsageMeter(deps: {
         buffer = batch.concat(buffer);
         throw err;
       }
+      deps.onWritten?.(batch);
       if (deps.onFlushed) {
         const keys = [...new Set(batch.map((e) => e.apiKeyId))];
         deps.onFlushed(keys, batch[batch.length - 1]!.occurredAt).catch((err) => log.warn({ err }, 'api key last-used update failed'));
       }
     }
+    if (deps.afterFlush) await deps.afterFlush();
     return stored;
   }
   let running: Promise<number> | undefined;
