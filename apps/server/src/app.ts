@@ -34,6 +34,10 @@ import { createLogsService } from './modules/logs/logs.service';
 import { adminUserRoutes } from './modules/users/admin-users.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
+import { paymentRoutes } from './modules/payments/payments.routes';
+import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
+import { createStripeClient } from './modules/payments/stripe-client';
+import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
@@ -64,6 +68,8 @@ declare module 'fastify' {
     searchCache: SearchCache;
     /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
     redis: RedisCircuit | undefined;
+    /** Card payments (Stripe): the close's afterIssue calls chargeInvoice; tests drive runDueRetries. */
+    payments: PaymentsService;
   }
 }
 
@@ -181,7 +187,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log, changes });
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
-  const datasetsService = createDatasetsService({ db: database.db, changes });
+  const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe: createStripeClient(config), changes });
+  if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
+  const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
   const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
@@ -197,6 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('usageMeter', meter);
   app.decorate('changes', changes);
+  app.decorate('payments', paymentsService);
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);
@@ -215,12 +224,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(apiKeyRoutes, { apiKeysService });
       await api.register(usageRoutes, { usageService });
       await api.register(adminPricingRoutes, { pricingService });
+      await api.register(paymentRoutes, { paymentsService });
     },
     { prefix: '/console/v1' },
   );
   const searchCache = createSearchCache();
   changes.on('dataset', () => searchCache.clear());
   app.decorate('searchCache', searchCache);
+  await app.register(stripeWebhookRoutes, { paymentsService });
   await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -241,6 +252,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   timer.unref();
   app.addHook('onReady', async () => {
     meter.start();
+    paymentsService.start();
     await housekeeping();
   });
   app.addHook('onClose', async () => {
@@ -248,6 +260,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
     await poisService.settled();
+    await paymentsService.stop();
     mailer.close();
     redis?.close();
     if (ownsDatabase) await database.close();
