@@ -339,6 +339,17 @@ describe('declines and 3-D Secure', () => {
     expect(await invoiceRow(invoiceId)).toMatchObject({ status: 'paid', paid_yen: 990, next_retry_at: null, last_payment_error: null });
   });
 
+  it('a charge Stripe refuses for another reason (card detached on Stripe) counts as a failed attempt', async () => {
+    const user = await newUser('detached');
+    await saveCard(user, 'upgrade_individual');
+    const account = await billingAccountOf(user.id);
+    const invoiceId = await issueInvoice(String(account.id), 700);
+    const sdk = new Stripe('sk_test_direct', { host: '127.0.0.1', port: fake.port, protocol: 'http' });
+    await sdk.paymentMethods.detach(String(account.card_payment_method_id));
+    await ctx.app.payments.chargeInvoices([invoiceId]);
+    expect(await invoiceRow(invoiceId)).toMatchObject({ status: 'issued', payment_attempts: 1, last_payment_error: paymentMessages.chargeFailed });
+  });
+
   it('authentication required: a pay-now link is stored and mailed; paying on the hosted page settles the invoice once', async () => {
     const user = await newUser('threeds');
     await saveCard(user, 'upgrade_individual', 'pm_card_authenticationRequired');

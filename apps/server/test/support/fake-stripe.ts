@@ -11,7 +11,14 @@ import Stripe from 'stripe';
  * and sends webhooks signed with the SDK's own test-header helper, with duplicates and delays on
  * demand.
  *
- * Test cards (the buttons of the hosted page, and what `attachTestCard` takes):
+ * Browser suite: start it in Playwright's global setup with `{ autoWebhooks: true, webhookUrl:
+ * `${base}/webhooks/stripe` }` and pass `fake.env()` to the server. The hosted page
+ * (GET /checkout/:id) has one button per test card (accessible names below, e.g.
+ * `page.getByRole('button', { name: /成功するカード/ })`) and 「キャンセルして戻る」. Specs in other
+ * processes read what the fake received at GET /_fake/requests and change a saved card's
+ * behaviour with POST /_fake/payment_methods/:id/outcome (form body outcome=success|declined|…).
+ *
+ * Test cards (the buttons of the hosted page, and what `completeCheckout` takes):
  *   pm_card_visa                    → charges succeed
  *   pm_card_chargeDeclined          → off-session charges are declined (card_error / card_declined)
  *   pm_card_authenticationRequired  → off-session charges need 3-D Secure (card_error / authentication_required)
@@ -79,6 +86,8 @@ class StripeFail extends Error {
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export interface FakeStripeOptions {
+  /** Port on 127.0.0.1 (default: a random free one). */
+  port?: number;
   /** Where sendWebhook posts (the app's /webhooks/stripe); can be set later. */
   webhookUrl?: string;
   webhookSecret?: string;
@@ -182,7 +191,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       pi.status = 'requires_payment_method';
       throw new StripeFail(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${String(pi.payment_method)}'` });
     }
-    if (pm.customer && pi.customer && pm.customer !== pi.customer) {
+    if (pi.customer && pm.customer !== pi.customer) {
       throw new StripeFail(400, { type: 'invalid_request_error', code: 'payment_method_invalid_parameter', message: 'The PaymentMethod does not belong to the Customer.' });
     }
     if (pm.outcome === 'success') {
@@ -417,8 +426,25 @@ ${buttons}
     const method = req.method ?? 'GET';
     const path = url.pathname;
 
-    // The stand-in hosted page (the browser suite clicks it).
+    // Inspection for tests in other processes (the browser suite's specs): what was received.
+    if (method === 'GET' && path === '/_fake/requests') {
+      send(res, 200, { requests, events, deliveries });
+      return;
+    }
     let m: RegExpMatchArray | null;
+    if (method === 'POST' && (m = path.match(/^\/_fake\/payment_methods\/([^/]+)\/outcome$/))) {
+      const pm = paymentMethods.get(m[1]!);
+      const outcome = new URLSearchParams(raw).get('outcome') as CardOutcome | null;
+      if (!pm || !outcome || !['success', 'declined', 'authentication_required'].includes(outcome)) {
+        send(res, 404, { error: { type: 'invalid_request_error', message: 'no such payment method or outcome' } });
+        return;
+      }
+      pm.outcome = outcome;
+      send(res, 200, publicPm(pm));
+      return;
+    }
+
+    // The stand-in hosted page (the browser suite clicks it).
     if ((m = path.match(/^\/checkout\/([^/]+)(?:\/(submit|cancel))?$/))) {
       const s = sessions.get(m[1]!);
       if (!s) {
@@ -489,7 +515,10 @@ ${buttons}
   }
 
   let server: Server = createServer((req, res) => void handle(req, res).catch((err) => send(res, 500, { error: { type: 'api_error', message: String(err) } })));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.address() as { port: number }).port;
   base = `http://127.0.0.1:${port}`;
 

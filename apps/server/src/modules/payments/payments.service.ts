@@ -43,8 +43,10 @@ export interface PaymentsService {
   startCheckout(user: CurrentUser, purpose: CheckoutPurpose): Promise<{ url: string }>;
   completeCheckout(user: CurrentUser, sessionId: string, actor: AuditActor): Promise<CompleteResult>;
   removeCard(user: CurrentUser, actor: AuditActor): Promise<{ removed: boolean }>;
-  /** Charges an issued card invoice off-session for what remains (the close's afterIssue). */
+  /** Charges an issued card invoice off-session for what remains. */
   chargeInvoice(invoiceId: string): Promise<ChargeOutcome>;
+  /** The close's afterIssue: charges each card invoice in turn; never throws (failures are logged). */
+  chargeInvoices(invoiceIds: string[]): Promise<void>;
   /** Charges every card invoice whose retry is due (the retry job; tests call it with a date). */
   runDueRetries(now?: Date): Promise<{ attempted: number }>;
   /** POST /webhooks/stripe: verifies the signature on the raw bytes, applies the event once. */
@@ -78,6 +80,25 @@ function isStripeOutage(err: unknown): boolean {
 }
 
 const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing';
+
+/**
+ * An invoice of the account is issued, partially paid or overdue with something still owed: the
+ * card cannot be removed (and GET /billing/account shows has_open_invoice).
+ */
+export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.billingAccountId, billingAccountId),
+        inArray(invoices.status, OPEN),
+        sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
 
 const idOf = (v: string | { id: string } | null | undefined): string | null => (v == null ? null : typeof v === 'string' ? v : v.id);
 
@@ -416,13 +437,18 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         }
         return recordFailure(invoice, attempt, 'declined', declineMessage(err.code, err.decline_code), piId, null, amount);
       }
+      if (!isStripeOutage(err)) {
+        // Refused for another reason (e.g. the card was detached on Stripe's side): a failed attempt.
+        log.error({ err, invoiceId, attempt }, 'card charge refused by Stripe');
+        return recordFailure(invoice, attempt, 'declined', paymentMessages.chargeFailed, null, null, amount);
+      }
       // Stripe unreachable or failing: nothing changed there; the same attempt (same key) runs again later.
       log.error({ err, invoiceId, attempt }, 'card charge failed: Stripe unavailable');
       await db
         .update(invoices)
         .set({ nextRetryAt: new Date(Date.now() + UNREACHABLE_RETRY_MS), updatedAt: sql`now()` })
         .where(and(eq(invoices.id, invoice.id), eq(invoices.paymentAttempts, invoice.paymentAttempts)));
-      return { outcome: 'retry_later', reason: isStripeOutage(err) ? 'stripe unavailable' : String((err as Error).message) };
+      return { outcome: 'retry_later', reason: 'stripe unavailable' };
     }
     if (pi.status === 'succeeded') {
       await db.transaction((tx) => recordCardPayment(tx, pi, null));
@@ -598,11 +624,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
       const account = await findBillingAccountByUser(db, user.id);
       if (!account?.cardPaymentMethodId) return { removed: false };
       const s = requireStripe();
-      const open = await db
-        .select({ id: invoices.id, total: invoices.totalYen, credit: invoices.creditAppliedYen, paid: invoices.paidYen })
-        .from(invoices)
-        .where(and(eq(invoices.billingAccountId, account.id), inArray(invoices.status, OPEN)));
-      if (open.some((i) => remainingYen({ totalYen: i.total, creditAppliedYen: i.credit, paidYen: i.paid }) > 0)) throw new AppError('CONFLICT', paymentMessages.openInvoice);
+      if (await hasOpenInvoice(db, account.id)) throw new AppError('CONFLICT', paymentMessages.openInvoice);
       await call('paymentMethods.detach', async () => {
         try {
           await s.paymentMethods.detach(account.cardPaymentMethodId!);
@@ -622,6 +644,17 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     },
 
     chargeInvoice,
+
+    async chargeInvoices(invoiceIds) {
+      for (const id of invoiceIds) {
+        try {
+          await chargeInvoice(id);
+        } catch (err) {
+          log.error({ err, invoiceId: id }, 'card charge after issue failed');
+        }
+      }
+    },
+
     runDueRetries,
     handleWebhook,
 
