@@ -34,6 +34,10 @@ import { createLogsService } from './modules/logs/logs.service';
 import { adminUserRoutes } from './modules/users/admin-users.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
+import { paymentRoutes } from './modules/payments/payments.routes';
+import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
+import { createStripeClient } from './modules/payments/stripe-client';
+import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
@@ -76,6 +80,8 @@ declare module 'fastify' {
     redis: RedisCircuit | undefined;
     /** The monthly close (service and its in-process job; tests drive them directly). */
     billingClose: { service: CloseService; job: CloseJob };
+    /** Card payments (Stripe): the close's afterIssue calls chargeInvoice; tests drive runDueRetries. */
+    payments: PaymentsService;
   }
 }
 
@@ -193,7 +199,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log, changes });
   const usersService = createUsersService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
-  const datasetsService = createDatasetsService({ db: database.db, changes });
+  const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe: createStripeClient(config), changes });
+  if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
+  const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
   const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
@@ -218,13 +226,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     budgets: budgetGuard,
   });
   const billingService = createBillingService({ db: database.db, config, pricing: pricingService });
-  // afterIssue (the card charge on issue) is wired here once the payments service exists.
-  const closeService = createCloseService({ db: database.db, config, pricing: pricingService, mailer, log: app.log });
+  // A card invoice is charged as soon as its issuing transaction commits (BILLING.md "Charging").
+  const closeService = createCloseService({
+    db: database.db,
+    config,
+    pricing: pricingService,
+    mailer,
+    log: app.log,
+    afterIssue: (ids) => paymentsService.chargeInvoices(ids),
+  });
   const closeJob = createCloseJob({ database, close: closeService, log: app.log });
   app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
   app.decorate('budgetGuard', budgetGuard);
   app.decorate('changes', changes);
+  app.decorate('payments', paymentsService);
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);
@@ -246,12 +262,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(billingRoutes, { billingService });
       await api.register(adminBillingRoutes, { closeService });
       await api.register(budgetRoutes, { budgetsService });
+      await api.register(paymentRoutes, { paymentsService });
     },
     { prefix: '/console/v1' },
   );
   const searchCache = createSearchCache();
   changes.on('dataset', () => searchCache.clear());
   app.decorate('searchCache', searchCache);
+  await app.register(stripeWebhookRoutes, { paymentsService });
   await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -274,6 +292,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Budgets are in memory before the first search is served.
     await budgetGuard.start();
     meter.start();
+    paymentsService.start();
     await housekeeping();
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     if (config.billingJobs) closeJob.start();
@@ -284,6 +303,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
     await poisService.settled();
+    await paymentsService.stop();
     mailer.close();
     redis?.close();
     if (ownsDatabase) await database.close();

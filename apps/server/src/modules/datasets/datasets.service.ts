@@ -40,8 +40,13 @@ export interface DatasetsService {
   requireManaged(ex: Executor, user: CurrentUser, id: string, options?: { forUpdate?: boolean }): Promise<repo.DatasetRow>;
 }
 
-export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): DatasetsService {
-  const { db, changes } = deps;
+export function createDatasetsService(deps: {
+  db: Db;
+  changes?: ChangeFeed;
+  /** A dataset was created or priced above zero (after commit): its Stripe Product is made then. */
+  onPriced?: (datasetId: string) => void;
+}): DatasetsService {
+  const { db, changes, onPriced } = deps;
 
   async function requireDataset(ex: Executor, id: string, forUpdate = false): Promise<repo.DatasetRow> {
     const dataset = await repo.findDataset(ex, id, { forUpdate });
@@ -61,7 +66,7 @@ export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): D
     roles: { isPlatformDataset: boolean; assignedUserId: string | null; providerUserId: string | null },
   ) {
     const price = senToDecimalString(toSen(input.price_per_search));
-    return db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx) => {
       const dataset = await repo.insertDataset(tx, {
         name: input.name,
         description: input.description,
@@ -72,6 +77,8 @@ export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): D
       await repo.insertPriceHistory(tx, { datasetId: dataset.id, price, reason: INITIAL_PRICE_REASON, changedBy: user.id });
       return dataset;
     });
+    if (toSen(price) > 0) onPriced?.(created.id);
+    return created;
   }
 
   async function requireProvider(id: string | undefined, message: string): Promise<string | null> {
@@ -126,6 +133,7 @@ export function createDatasetsService(deps: { db: Db; changes?: ChangeFeed }): D
       });
       // Searches from now on are priced at the new price.
       changes?.changed('dataset', id);
+      if (toSen(price) > 0) onPriced?.(id);
       return updated;
     },
 

@@ -1,0 +1,34 @@
+/** The Japanese messages of card payments (shown to the user as they are). */
+export const paymentMessages = {
+  /** STRIPE_SECRET_KEY unset: 503 SERVICE_UNAVAILABLE on every card call. */
+  cardUnavailable: 'カード決済は現在ご利用いただけません。銀行振込(法人のお客様)をご利用いただくか、時間をおいてお試しください。',
+  /** Stripe could not be reached or failed (connection refused, timeout, 5xx): 503. */
+  stripeDown: 'カード決済サービスに接続できませんでした。しばらくしてからもう一度お試しください。',
+  sessionNotFound: 'カード登録の手続きが見つかりません。もう一度カードの登録からやり直してください。',
+  sessionNotComplete: 'カードの登録が完了していません。もう一度カードの登録からやり直してください。',
+  alreadyUpgraded: 'すでにアップグレード済みです。カードの変更は「お支払い方法」から行えます。',
+  trialUseUpgrade: 'カードの登録はアップグレードの手続きから行ってください。',
+  noCorporateApplication: 'カード払いの法人申込みが見つかりません。先に法人アカウントをお申し込みください。',
+  corporateApplicationClosed: 'この法人申込みは受付を終了しています。お申し込み内容をご確認ください。',
+  notBillingManager: 'お支払い方法を変更できるのは法人アカウントの管理者と請求担当者のみです。',
+  noCard: '登録されているカードはありません。',
+  cardRemoved: 'カードを削除しました。',
+  openInvoice: '未払いの請求書があるため、カードを削除できません。お支払いが完了してから削除してください。',
+  webhookNotConfigured: 'Stripe の Webhook が設定されていません(STRIPE_WEBHOOK_SECRET)。',
+  badSignature: 'Stripe の署名を検証できませんでした。',
+  // Stored on the invoice (last_payment_error) and shown on /billing.
+  declined: 'カードが拒否されました。カード会社にお問い合わせいただくか、別のカードをご登録ください。',
+  expired: 'カードの有効期限が切れています。新しいカードをご登録ください。',
+  insufficientFunds: 'カードの利用限度額を超えているため決済できませんでした。',
+  authenticationRequired: 'カード会社による本人認証(3Dセキュア)が必要です。メールでお送りしたリンクからお支払いください。',
+  noCardForCharge: 'カードが登録されていないため決済できませんでした。お支払い方法からカードをご登録ください。',
+  chargeFailed: 'カード決済に失敗しました。時間をおいて再度お試しします。',
+} as const;
+
+/** The Japanese reason of a declined charge, from Stripe's error code / decline code. */
+export function declineMessage(code: string | undefined, declineCode?: string | undefined): string {
+  if (code === 'authentication_required' || declineCode === 'authentication_required') return paymentMessages.authenticationRequired;
+  if (code === 'expired_card' || declineCode === 'expired_card') return paymentMessages.expired;
+  if (declineCode === 'insufficient_funds') return paymentMessages.insufficientFunds;
+  return paymentMessages.declined;
+}
