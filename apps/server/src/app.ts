@@ -47,6 +47,8 @@ import { createMemoryRateLimiter, createRedisRateLimiter } from './modules/publi
 import { createSearchCache, type SearchCache } from './modules/public-api/search-cache';
 import { createUsageMeter, type UsageMeter } from './modules/usage/usage-meter';
 import { usageRoutes } from './modules/usage/usage.routes';
+import { invoiceDocumentRoutes } from './modules/billing/invoice-documents.routes';
+import { createInvoiceDocumentsService } from './modules/billing/invoice-documents.service';
 import { createUsageService } from './modules/usage/usage.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
@@ -186,6 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   const meter = createUsageMeter({ db: database.db, log: app.log, onFlushed: (ids, at) => apiKeysService.touch(ids, at) });
+  const invoiceDocumentsService = createInvoiceDocumentsService({ db: database.db, config, log: app.log });
   const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });
   const publicApi = createPublicApiService({
     db: database.db,
@@ -215,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(apiKeyRoutes, { apiKeysService });
       await api.register(usageRoutes, { usageService });
       await api.register(adminPricingRoutes, { pricingService });
+      await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
     },
     { prefix: '/console/v1' },
   );

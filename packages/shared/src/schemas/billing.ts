@@ -343,3 +343,10 @@ export const activateCorporateBodySchema = z.object({
   payment_terms: z.string().trim().max(100).optional(),
   reason: z.string().trim().max(500, '理由は500文字以内で入力してください').optional(),
 });
+
+// ---------------------------------------------------------------- documents (pdf helper)
+
+/** `:id` of GET /billing/invoices/:id/pdf (the close helper's invoiceParamsSchema is the same shape). */
+export const invoicePdfParamsSchema = z.object({ id: z.uuid({ error: '請求書IDの形式が正しくありません' }) });
+/** `:id` of GET /billing/payments/:id/receipt.pdf. */
+export const paymentParamsSchema = z.object({ id: z.uuid({ error: '支払IDの形式が正しくありません' }) });
