@@ -253,6 +253,16 @@ describe('invoice PDF', () => {
     expect(all).toContain(`お支払期限:${row!.due}`);
     expect(all).toContain(`過入金残高の充当-${yen(1_000)}`);
     expect(all).toContain(`ご請求金額${yen(inv.totalYen - 1_000)}`);
+
+    // A transfer account snapshotted at issue is printed, never today's configuration.
+    const snapshotted = await issueInvoice(account, {
+      method: 'bank_transfer',
+      issuer: { ...ISSUER, bank: { name: '三井住友銀行', branch: '本店営業部', account_type: '当座', account_number: '1111111', holder: 'ポイクラウド' } },
+    });
+    const text = (await pdfText((await get(`/billing/invoices/${snapshotted.id}/pdf`, owner)).rawPayload)).all;
+    expect(text).toContain('三井住友銀行本店営業部');
+    expect(text).toContain('当座1111111');
+    expect(text).not.toContain('みずほ銀行');
   });
 
   it('flows 80 lines over several pages, every line and the totals present', async () => {

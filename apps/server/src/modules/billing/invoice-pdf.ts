@@ -23,8 +23,16 @@ export interface IssuerSnapshot {
   phone_hours?: string | null;
   email?: string | null;
   registration_number?: string | null;
-  /** Where bank transfers go, when the close snapshotted it; otherwise the caller passes `bank`. */
-  bank?: BankAccount | null;
+  /** Where bank transfers go, as at issue (`bankSnapshot`); without it the caller passes `bank`. */
+  bank?: BankSnapshot | null;
+}
+
+export interface BankSnapshot {
+  name: string;
+  branch: string;
+  account_type: string;
+  account_number: string;
+  holder: string;
 }
 
 export interface RecipientSnapshot {
@@ -34,6 +42,15 @@ export interface RecipientSnapshot {
   postal_code?: string | null;
   address?: string | null;
   customer_number?: string | null;
+}
+
+/** config.bank as the issuer snapshot keeps it, so a later change of account never alters an issued invoice. */
+export function bankSnapshot(bank: BankAccount | null | undefined): BankSnapshot | null {
+  return bank ? { name: bank.name, branch: bank.branch, account_type: bank.accountType, account_number: bank.accountNumber, holder: bank.holder } : null;
+}
+
+function bankOf(snapshot: BankSnapshot | null | undefined, fallback: BankAccount | null | undefined): BankSnapshot | null {
+  return snapshot?.name && snapshot.account_number ? snapshot : bankSnapshot(fallback);
 }
 
 /** config.bank's shape. */
@@ -308,8 +325,8 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
 
   // The amount box: what the customer pays.
   const boxH = 40;
-  doc.rect(MARGIN, ly, leftW, boxH).lineWidth(1).strokeColor(COLOR.accent).stroke();
   doc.rect(MARGIN, ly, 92, boxH).fill(COLOR.head);
+  doc.rect(MARGIN, ly, leftW, boxH).lineWidth(1).strokeColor(COLOR.accent).stroke();
   text(doc, 'ご請求金額', MARGIN + 8, ly + 8, { size: 9.5, bold: true, width: 80 });
   text(doc, '（税込）', MARGIN + 8, ly + 22, { size: 7.5, color: COLOR.muted, width: 80 });
   text(doc, `${formatYen(due)}-`, MARGIN + 96, ly + 9, { size: 17, bold: true, width: leftW - 106, align: 'right' });
@@ -384,7 +401,7 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
   y += 18;
 
   if (invoice.paymentMethod === 'bank_transfer') {
-    y = drawBankTransfer(doc, y, issuer.bank ?? view.bank ?? null, recipient.customer_number ?? '', invoice.dueDate);
+    y = drawBankTransfer(doc, y, bankOf(issuer.bank, view.bank), recipient.customer_number ?? '', invoice.dueDate);
   } else {
     text(doc, '備考', MARGIN, y, { size: 9, bold: true });
     y += 14;
@@ -396,7 +413,7 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
 }
 
 /** お振込先, the お客様番号 to type before the payer name, the due date, fees borne by the customer. */
-function drawBankTransfer(doc: Doc, y: number, bank: BankAccount | null, customerNumber: string, dueDate: string | null): number {
+function drawBankTransfer(doc: Doc, y: number, bank: BankSnapshot | null, customerNumber: string, dueDate: string | null): number {
   const x = MARGIN;
   const boxTop = y;
   const innerX = x + 12;
@@ -407,7 +424,7 @@ function drawBankTransfer(doc: Doc, y: number, bank: BankAccount | null, custome
   if (bank) {
     const rows: Array<[string, string]> = [
       ['金融機関', `${bank.name}\u3000${bank.branch}`],
-      ['口座', `${bank.accountType}\u3000${bank.accountNumber}`],
+      ['口座', `${bank.account_type}\u3000${bank.account_number}`],
       ['口座名義', bank.holder],
     ];
     for (const [label, value] of rows) {
@@ -419,7 +436,7 @@ function drawBankTransfer(doc: Doc, y: number, bank: BankAccount | null, custome
     y += text(doc, 'お振込先は別途ご案内いたします。', innerX, y, { size: 9, width: innerW }) + 2;
   }
   y += 4;
-  y += text(doc, `お客様番号 ${customerNumber} をお振込名義の前にご入力ください（例: ${customerNumber} ポイクラウドタロウ）。`, innerX, y, { size: 9, bold: true, width: innerW }) + 3;
+  y += text(doc, `お客様番号 ${customerNumber} をお振込名義の前にご入力ください（例: ${customerNumber} ヤマダタロウ）。`, innerX, y, { size: 9, bold: true, width: innerW }) + 3;
   y += text(doc, `お支払期限: ${formatDateJa(dueDate)}までにお振込みください。`, innerX, y, { size: 9, width: innerW }) + 3;
   y += text(doc, '振込手数料はお客様ご負担にてお願いいたします。', innerX, y, { size: 9, width: innerW }) + 8;
   doc.rect(x, boxTop, CONTENT_WIDTH, y - boxTop).lineWidth(0.8).strokeColor(COLOR.accent).stroke();
