@@ -56,6 +56,8 @@ import { billingRoutes } from './modules/billing/billing.routes';
 import { createBillingService } from './modules/billing/billing.service';
 import { createCloseJob, type CloseJob } from './modules/billing/close-job';
 import { createCloseService, type CloseService } from './modules/billing/close.service';
+import { invoiceDocumentRoutes } from './modules/billing/invoice-documents.routes';
+import { createInvoiceDocumentsService } from './modules/billing/invoice-documents.service';
 import { createUsageService } from './modules/usage/usage.service';
 import { createBudgetGuard, type BudgetGuard } from './modules/billing/budget-guard';
 import { budgetRoutes } from './modules/billing/budgets.routes';
@@ -215,6 +217,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     afterFlush: () => budgetGuard.afterFlush(),
   });
   const budgetsService = createBudgetsService({ db: database.db, meter, guard: budgetGuard });
+  const invoiceDocumentsService = createInvoiceDocumentsService({ db: database.db, config, log: app.log });
   const usageService = createUsageService({ db: database.db, pricing: pricingService, meter });
   const publicApi = createPublicApiService({
     db: database.db,
@@ -263,6 +266,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(adminBillingRoutes, { closeService });
       await api.register(budgetRoutes, { budgetsService });
       await api.register(paymentRoutes, { paymentsService });
+      await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
     },
     { prefix: '/console/v1' },
   );

@@ -352,3 +352,5 @@ export const activateCorporateBodySchema = z.object({
 export const invoiceParamsSchema = z.object({ id: z.uuid({ error: '請求書IDの形式が正しくありません' }) });
 /** GET /billing/invoices.csv: the list's filters without paging (every matching row). */
 export const invoiceCsvQuerySchema = invoiceListQuerySchema.pick({ issued_from: true, issued_to: true, amount_min: true, amount_max: true });
+/** `:id` of GET /billing/payments/:id/receipt.pdf. */
+export const paymentParamsSchema = z.object({ id: z.uuid({ error: '支払IDの形式が正しくありません' }) });

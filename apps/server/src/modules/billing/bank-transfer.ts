@@ -17,3 +17,16 @@ export function bankTransferInstructions(bank: Config['bank'], customerNumber: s
     ],
   };
 }
+
+/** The bank account as frozen on an issued invoice (its PDF never follows later BANK_* changes). */
+export interface BankSnapshot {
+  name: string;
+  branch: string;
+  account_type: string;
+  account_number: string;
+  holder: string;
+}
+
+export function bankSnapshot(bank: Config['bank'] | null): BankSnapshot | null {
+  return bank ? { name: bank.name, branch: bank.branch, account_type: bank.accountType, account_number: bank.accountNumber, holder: bank.holder } : null;
+}

@@ -11,6 +11,7 @@ import type { PricingService } from '../pricing/pricing.service';
 import { ensureBillingAccountForUser, type BillingAccountRow } from './billing-accounts.repository';
 import { computeCharges, endOfNextMonth, issueDecision, nextYearMonth, type BaseFeeUsage, type Charges, type DatasetUsage } from './charges';
 import * as repo from './close.repository';
+import { bankSnapshot } from './bank-transfer';
 import { buildInvoiceIssuedMail } from './invoice-mail';
 import type { InvoiceRow } from './invoices.mapper';
 import { nextInvoiceNumber } from './numbering';
@@ -73,7 +74,7 @@ export function mergeUsage(usage: repo.MonthUsage, userIds: readonly string[]): 
   return { datasets: [...datasets.values()], baseFees: [...baseFees.values()] };
 }
 
-export function issuerSnapshot(issuer: Config['issuer']) {
+export function issuerSnapshot(issuer: Config['issuer'], bank: Config['bank']) {
   return {
     name: issuer.name ?? 'POI Cloud',
     representative: issuer.representative ?? null,
@@ -82,6 +83,7 @@ export function issuerSnapshot(issuer: Config['issuer']) {
     phone_hours: issuer.phoneHours ?? null,
     email: issuer.email ?? null,
     registration_number: issuer.registrationNumber ?? null,
+    bank: bankSnapshot(bank),
   };
 }
 
@@ -184,7 +186,7 @@ export function createCloseService(deps: {
         taxYen: 0,
         totalYen: 0,
         paymentMethod: account.paymentMethod,
-        issuerSnapshot: issuerSnapshot(deps.config.issuer),
+        issuerSnapshot: issuerSnapshot(deps.config.issuer, deps.config.bank),
         recipientSnapshot: recipientSnapshot(account),
       });
       if (!claimed) return { outcome: 'exists' as const };

@@ -1,0 +1,49 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/billing';
+import { requireSignIn, requireUser } from '../../plugins/auth';
+import { errorResponses } from '../../plugins/openapi';
+import { contentDisposition } from '../pois/export-format';
+import type { InvoiceDocumentsService, PdfDocument } from './invoice-documents.service';
+
+const tags = ['請求'];
+
+function sendPdf(reply: FastifyReply, doc: PdfDocument, fallbackStem: string) {
+  return reply
+    .header('Content-Type', 'application/pdf')
+    .header('Content-Disposition', contentDisposition(doc.fileName, fallbackStem))
+    .header('Cache-Control', 'private, no-store')
+    .send(doc.pdf);
+}
+
+export const invoiceDocumentRoutes: FastifyPluginAsyncZod<{ invoiceDocumentsService: InvoiceDocumentsService }> = async (app, { invoiceDocumentsService: service }) => {
+  requireSignIn(app);
+
+  app.get(
+    '/billing/invoices/:id/pdf',
+    {
+      schema: {
+        tags,
+        summary: '請求書(適格請求書)のPDF。発行済みの自分の請求書のみ(管理者はすべて)',
+        params: invoiceParamsSchema,
+        produces: ['application/pdf'],
+        response: errorResponses(403),
+      },
+    },
+    async (request, reply) => sendPdf(reply, await service.invoicePdf(requireUser(request), request.params.id), request.params.id),
+  );
+
+  app.get(
+    '/billing/payments/:id/receipt.pdf',
+    {
+      schema: {
+        tags,
+        summary: '支払の領収書PDF。自分の請求書への支払のみ(管理者はすべて)',
+        params: paymentParamsSchema,
+        produces: ['application/pdf'],
+        response: errorResponses(403),
+      },
+    },
+    async (request, reply) => sendPdf(reply, await service.receiptPdf(requireUser(request), request.params.id), request.params.id),
+  );
+};
