@@ -156,23 +156,23 @@ export function createPoisService(deps: {
   };
 
   /**
-   * Planner statistics after an import. PGlite never autovacuums and runs one statement at a
-   * time anyway, so it is done before answering. On PostgreSQL the import is committed and
-   * searchable already; ANALYZE of a large table (0.7 s on 1M POIs) runs after the answer, one
-   * at a time, and imports arriving meanwhile share the next run.
+   * Planner statistics and the visibility map after an import (VACUUM ANALYZE). PGlite never
+   * autovacuums and runs one statement at a time anyway, so it is done before answering. On
+   * PostgreSQL the import is committed and searchable already; the run (about 1 s on 1M POIs)
+   * comes after the answer, one at a time, and imports arriving meanwhile share the next run.
    */
   let refreshing: Promise<void> = Promise.resolve();
   let refreshQueued = false;
   async function refreshStatistics(): Promise<void> {
-    if (engine === 'pglite') return repo.refreshPoiStatistics(db, engine);
+    if (engine === 'pglite') return repo.refreshPoiStatistics(db);
     if (refreshQueued) return;
     refreshQueued = true;
     refreshing = refreshing.then(async () => {
       refreshQueued = false;
       try {
-        await repo.refreshPoiStatistics(db, engine);
+        await repo.refreshPoiStatistics(db);
       } catch (err) {
-        deps.log?.warn({ err }, 'ANALYZE pois after an import failed');
+        deps.log?.warn({ err }, 'VACUUM ANALYZE pois after an import failed');
       }
     });
   }
