@@ -114,6 +114,11 @@ export interface PoiSearchResult {
   capped: boolean;
   /** The key of the page's last row when more rows follow. */
   next?: SearchKey;
+  /**
+   * Around a point, when the first page's walk found more than SEARCH_TOTAL_CAP matches: they all
+   * lie within this many metres (mean Earth) of the point. See the service's capped areas.
+   */
+  cappedWithin?: number;
 }
 
 // What a search answers: not the stored earth cube nor the derived search columns, which are
@@ -123,6 +128,9 @@ const { earth: _earth, searchText: _searchText, searchBigrams: _searchBigrams, .
 /** The radius asked (mean-Earth metres) as earthdistance metres, and earthdistance metres back. */
 const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);
 const EARTHDISTANCE_TO_MEAN = sql.raw(`${EARTH_MEAN_RADIUS_M / EARTHDISTANCE_RADIUS_M}::float8`);
+
+/** Great-circle metres (mean Earth) of a KNN value: the chord between cube points on earthdistance's sphere. */
+export const chordToMeters = (chord: number) => 2 * EARTH_MEAN_RADIUS_M * Math.asin(Math.min(1, chord / (2 * EARTHDISTANCE_RADIUS_M)));
 
 /** A value, or the placeholder standing for it in a prepared statement. */
 type Bound = unknown;
@@ -138,19 +146,15 @@ interface PointParams {
   offset: Bound;
   limit: Bound;
   after?: { knn: Bound; id: Bound };
-  /**
-   * How the statement tells the total when the window cannot: 'walk' counts the matches (up to
-   * the cap) in an unordered walk of their own, always (a cursor's page); 'full' does so only
-   * when the window came back full, i.e. more matches may follow (a first page with a small window).
-   */
-  counted: false | 'walk' | 'full';
+  /** Count the matches (up to the cap) in a walk of their own: a cursor's page cannot tell the total. */
+  counted: boolean;
 }
 
 /**
- * Whether a point search counts its total in an unordered walk of the radius's box: with a
- * radius and no keyword. A keyword's matches are tested on the heap row by row, and the nearest
- * first walk tests fewer rows (those in the circle, not in the box's corners), so keyword searches
- * and searches without a radius count in KNN order, the first page through its window.
+ * Whether a cursor page counts its total in an unordered walk of the radius's box: with a radius
+ * and no keyword. A keyword's matches are tested on the table row by row, and the nearest-first
+ * walk tests fewer rows (those in the circle, not in the box's corners), so keyword searches and
+ * searches without a radius count in KNN order.
  */
 function boxCount(p: { radius?: unknown; terms: unknown[] }): boolean {
   return p.radius !== undefined && p.terms.length === 0;
@@ -198,13 +202,7 @@ export function buildPointQuery(ex: Executor, p: PointParams) {
   const count = boxCount(p)
     ? sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${boxFilter} LIMIT ${cap}) AS matches)`
     : sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${filter} ORDER BY ${knnOf} LIMIT ${cap}) AS matches)`;
-  // InitPlans run when first needed: under 'full' the count runs only for a full window.
-  const total =
-    p.counted === 'walk'
-      ? count
-      : p.counted === 'full'
-        ? sql<number | null>`CASE WHEN (SELECT count(*) FROM ranked) < ${p.window} THEN NULL ELSE ${count} END`
-        : sql<null>`NULL::int`;
+  const total = p.counted ? count : sql<null>`NULL::int`;
   return ex
     .with(ranked, page)
     .select({
@@ -232,7 +230,8 @@ interface PointRun {
   offset: number;
   limit: number;
   after?: { knn: number; id: string };
-  counted: PointParams['counted'];
+  /** Count the total in a walk of its own (a cursor page whose total is not known). */
+  counted: boolean;
 }
 
 /**
@@ -249,7 +248,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     pointStatements.set(ex, byShape);
   }
   const bigrams = r.terms.filter((t) => t.bigram !== undefined).length;
-  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}${r.counted ? `_${r.counted}` : ''}`;
+  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
   let statement = byShape.get(shape);
   if (!statement) {
     const slot = (name: string) => sql.placeholder(name);
@@ -298,9 +297,10 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
   const after = f.after && 'knn' in f.after ? f.after : undefined;
   const offset = after ? 0 : f.offset;
   const known = f.knownTotal;
-  let window = firstWindow(f, terms, known);
+  // Past the cap the window's own count tells the total: no second walk for offset pages.
+  let window = after || known ? offset + f.limit + 1 : Math.max(offset + f.limit + 1, SEARCH_TOTAL_CAP + 1);
   for (;;) {
-    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: countMode(f, terms, window, known) };
+    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: !!after && !known };
     const rows = knn ? await runPointPrepared(knn, run) : await runPointSteered(ex, run);
     const last = rows.at(-1);
     if (!last && known) return { rows: [], ...known };
@@ -317,31 +317,15 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
       continue;
     }
     const more = fetched > offset + f.limit;
-    const total = known ?? capTotal(last.total === null ? fetched : Number(last.total));
+    const total = known ?? capTotal(after ? Number(last.total) : fetched);
     return {
       rows: rows.map(({ knn: _k, fetched: _f, lastKnn: _l, total: _t, ...row }) => ({ ...row, distance: Number(row.distance) })),
       ...total,
       next: more ? { knn: Number(last.knn), id: last.id } : undefined,
+      // The window's rows are all within its last KNN value (a chord of earthdistance's sphere).
+      cappedWithin: !after && !known && fetched > SEARCH_TOTAL_CAP ? chordToMeters(Number(lastKnn)) : undefined,
     };
   }
-}
-
-/**
- * The KNN window of a point search's first statement: the page and one row of look-ahead, or,
- * for a first page that counts in KNN order, up to the cap + 1 (the window's size then tells the
- * total without a second walk).
- */
-function firstWindow(f: PoiSearchFilter & { point: { radius?: number } }, terms: KeywordTerms[], known: PoiSearchFilter['knownTotal']): number {
-  const page = (f.after ? 0 : f.offset) + f.limit + 1;
-  return f.after || known || boxCount({ radius: f.point.radius, terms }) ? page : Math.max(page, SEARCH_TOTAL_CAP + 1);
-}
-
-/** How a statement with this window counts (see PointParams.counted). */
-function countMode(f: PoiSearchFilter & { point: { radius?: number } }, terms: KeywordTerms[], window: number, known: PoiSearchFilter['knownTotal']): PointParams['counted'] {
-  if (known) return false;
-  if (f.after) return 'walk';
-  // A window past the cap tells the total by itself.
-  return window > SEARCH_TOTAL_CAP ? false : 'full';
 }
 
 /** The filter of a point search, its centre and its KNN order. */
@@ -402,10 +386,8 @@ export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: Keywor
 export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean } = { count: true }) {
   const terms = keywordTerms(f.keyword);
   if (f.point) {
-    const point = { ...f, point: f.point };
-    const window = options.count ? firstWindow(point, terms, undefined) : f.offset + f.limit + 1;
-    const counted = options.count ? countMode(point, terms, window, undefined) : false;
-    return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted }) };
+    const window = options.count ? Math.max(f.offset + f.limit + 1, SEARCH_TOTAL_CAP + 1) : f.offset + f.limit + 1;
+    return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
   }
   const q = buildListQueries(ex, f, terms);
   return { page: q.page, count: options.count ? (terms.length ? q.count : q.datasetsTotal) : undefined };
