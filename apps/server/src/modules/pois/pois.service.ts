@@ -122,35 +122,48 @@ function createTotalsCache(now: () => number = Date.now) {
  * POI write on this instance). Only the newest AREAS_PER_SCOPE per scope are checked.
  */
 const AREAS_PER_SCOPE = 256;
+/** At most this many circles in all (a few hundred kB); past it the oldest scope is dropped. */
+const AREAS_MAX = 10_000;
 type Area = { latitude: number; longitude: number; within: number; at: number };
 
 function createCappedAreas(now: () => number = Date.now) {
   const byScope = new Map<string, Area[]>();
   let generation = 0;
+  let size = 0;
   return {
     generation: () => generation,
     covers(scope: string, point: { latitude: number; longitude: number; radius?: number }): boolean {
       const areas = byScope.get(scope);
       if (!areas) return false;
       const t = now();
-      while (areas.length && t - areas[0]!.at >= TOTALS_TTL_MS) areas.shift();
+      while (areas.length && t - areas[0]!.at >= TOTALS_TTL_MS) {
+        areas.shift();
+        size -= 1;
+      }
       return areas.some(
         (a) => point.radius === undefined || greatCircleMeters(a.latitude, a.longitude, point.latitude, point.longitude) + a.within + 1 <= point.radius,
       );
     },
     add(scope: string, area: Omit<Area, 'at'>, readAt: number) {
       if (readAt !== generation) return;
-      let areas = byScope.get(scope);
-      if (!areas) {
-        if (byScope.size >= TOTALS_MAX) byScope.delete(byScope.keys().next().value!);
-        byScope.set(scope, (areas = []));
+      while (size >= AREAS_MAX) {
+        const [oldest, dropped] = byScope.entries().next().value!;
+        byScope.delete(oldest);
+        size -= dropped.length;
       }
-      if (areas.length >= AREAS_PER_SCOPE) areas.shift();
+      let areas = byScope.get(scope);
+      if (!areas) byScope.set(scope, (areas = []));
+      if (areas.length >= AREAS_PER_SCOPE) {
+        areas.shift();
+        size -= 1;
+      }
       areas.push({ ...area, at: now() });
+      size += 1;
     },
     clear() {
       generation += 1;
       byScope.clear();
+      size = 0;
     },
   };
 }
