@@ -213,7 +213,8 @@ async function load(engine: Engine, datasetId: string, n: number, query: (t: str
   if (engine.name === 'postgres') await query(`SET maintenance_work_mem = '512MB'`);
   for (const ix of indexes) await query(ix.indexdef!);
   await query(`UPDATE datasets SET poi_count = $2 WHERE id = $1`, [datasetId, n]);
-  await query(engine.name === 'pglite' ? 'VACUUM ANALYZE pois' : 'ANALYZE pois');
+  // As the server does after an import (refreshPoiStatistics).
+  await query('VACUUM ANALYZE pois');
   console.log(`  loaded ${n.toLocaleString()} POIs: copy ${((loaded - t) / 1000).toFixed(1)} s, indexes ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
 }
 

@@ -244,6 +244,39 @@ describe('search equals a brute-force computation', () => {
   }, 300_000);
 });
 
+describe('totals learnt near a point (capped areas)', () => {
+  it('a search whose circle holds a circle known to hold more than 100 matches answers capped, any other counts', async () => {
+    const spot = SPOTS[0]!;
+    const wide: Query = { datasets: 'AB', point: { lat: spot.lat, lon: spot.lon, radius: 50_000 }, limit: 20 };
+    const all = bruteForce(wide);
+    expect(all.ids.length).toBeGreaterThan(SEARCH_TOTAL_CAP);
+    // The wide search's first page walks past the cap: its 101 nearest matches lie within d.
+    const d = all.distances.get(all.ids[SEARCH_TOTAL_CAP]!)!;
+    expect({ total: (await search(wide)).total, capped: (await search(wide)).total_capped }).toEqual({ total: SEARCH_TOTAL_CAP, capped: true });
+    // Nearby searches with radii on both sides of what the area covers, and keyword/dataset variants
+    // (other scopes): each total is the brute force's, whether it was counted or taken from the area.
+    const shifts = [0, 0.002, 0.01, 0.03];
+    const queries: Query[] = [];
+    for (const shift of shifts) {
+      const center = { lat: spot.lat + shift, lon: spot.lon - shift };
+      const apart = greatCircleMeters(spot.lat, spot.lon, center.lat, center.lon);
+      for (const delta of [-2_000, -500, -1, 2, 500, 3_000]) {
+        const radius = Math.round(apart + d + delta);
+        if (radius < 1 || radius > 50_000) continue;
+        queries.push({ datasets: 'AB', point: { ...center, radius }, limit: 5 }, { datasets: 'A', point: { ...center, radius }, limit: 5 });
+      }
+      queries.push({ datasets: 'AB', point: center, limit: 5 }, { datasets: 'AB', keyword: 'カフェ', point: center, limit: 5 });
+    }
+    for (const q of queries) {
+      const now = bruteForce(q);
+      if (!clearOfEdge(q, now.distances)) continue;
+      const page = await search(q);
+      expect({ q, total: page.total, total_capped: page.total_capped }).toEqual({ q, ...expectedTotal(q, now.ids.length) });
+      expect(page.pois.map((p) => p.poi_id)).toEqual(now.ids.slice(0, q.limit));
+    }
+  });
+});
+
 describe('a dataset past 100 POIs (issue 12 defect 6)', () => {
   it('lists every POI of a dataset with its exact total, kept exact by moves and imports', async () => {
     const totalOf = async (dataset: string) => (await api('GET', `/poi/search?dataset_id=${dataset}&limit=100&offset=100`, provider)).json().data;
