@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts, invoiceLines, invoices, payments } from '../../db/schema/money';
+import { carriedCondition } from './close.repository';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
 
 export interface InvoiceFilters {
@@ -64,18 +65,7 @@ export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Pr
 
 /** Carried amounts (card invoices under ¥50 not issued) of an account, for this month's estimate. */
 export async function carriedOf(ex: Executor, billingAccountId: string, beforeYearMonth: string): Promise<InvoiceRow[]> {
-  return ex
-    .select()
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.billingAccountId, billingAccountId),
-        eq(invoices.status, 'draft'),
-        eq(invoices.kind, 'monthly'),
-        sql`${invoices.number} IS NULL`,
-        sql`${invoices.yearMonth} < ${beforeYearMonth}`,
-      ),
-    );
+  return ex.select().from(invoices).where(carriedCondition(billingAccountId, beforeYearMonth));
 }
 
 export async function updateBillingDetails(

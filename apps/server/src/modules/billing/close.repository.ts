@@ -129,20 +129,22 @@ export async function accountsWithCarried(ex: Executor, beforeYearMonth: string)
     .where(and(eq(invoices.status, 'draft'), isNull(invoices.number), eq(invoices.kind, 'monthly'), lt(invoices.yearMonth, beforeYearMonth)));
 }
 
+/** An account's carried amounts before a month: card invoices under ¥50 kept as drafts, never numbered. */
+export const carriedCondition = (billingAccountId: string, beforeYearMonth: string) =>
+  and(
+    eq(invoices.billingAccountId, billingAccountId),
+    eq(invoices.status, 'draft'),
+    isNull(invoices.number),
+    eq(invoices.kind, 'monthly'),
+    lt(invoices.yearMonth, beforeYearMonth),
+  );
+
 /** Carried invoices of an account before a month, locked: they become this invoice's carry_over lines. */
 export async function lockCarried(ex: Executor, billingAccountId: string, beforeYearMonth: string): Promise<InvoiceRow[]> {
   return ex
     .select()
     .from(invoices)
-    .where(
-      and(
-        eq(invoices.billingAccountId, billingAccountId),
-        eq(invoices.status, 'draft'),
-        isNull(invoices.number),
-        eq(invoices.kind, 'monthly'),
-        lt(invoices.yearMonth, beforeYearMonth),
-      ),
-    )
+    .where(carriedCondition(billingAccountId, beforeYearMonth))
     .for('update');
 }
 
