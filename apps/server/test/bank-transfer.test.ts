@@ -182,6 +182,17 @@ describe('confirming a transfer', () => {
     expect(await ctx.query(`SELECT 1 FROM payments WHERE invoice_id = $1`, [id])).toHaveLength(1);
   });
 
+  it('two confirmations of the same transfer at once: one records it, the other is a 409', async () => {
+    const user = await newUser();
+    const acc = await transferAccount(user);
+    const id = await issue(acc, 3300, '2099-01-31');
+    const body = { received_on: '2026-01-20', received_amount: 3300, payer_name: 'フリコミ' };
+    const results = await Promise.all([confirm(id, body), confirm(id, body)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await ctx.query(`SELECT 1 FROM payments WHERE invoice_id = $1`, [id])).toHaveLength(1);
+    expect(await ctx.query(`SELECT 1 FROM audit_logs WHERE target_id = $1`, [id])).toHaveLength(1);
+  });
+
   it('short by ≤ ¥1,000: booked as the transfer fee (paid) when asked, else partially paid; more short: partially paid and booking it as fee is refused', async () => {
     const user = await newUser();
     const acc = await transferAccount(user);

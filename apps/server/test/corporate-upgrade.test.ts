@@ -267,6 +267,15 @@ describe('applying for a corporate account', () => {
     // After a rejection a new application may be made.
     expect((await api('POST', '/upgrade/corporate', rejectedUser, application())).statusCode).toBe(200);
 
+    // An applicant who joined another corporate account meanwhile is not moved.
+    const mover = await newUser('trial');
+    const pendingApp = (await api('POST', '/upgrade/corporate', mover, application())).json().data;
+    await ctx.query(`UPDATE users SET corporate_account_id = $1, corporate_role = 'member' WHERE id = $2`, [applied.id, mover.id]);
+    const elsewhere = await api('POST', `/admin/corporate/${pendingApp.id}/activate`, admin, {});
+    expect(elsewhere.statusCode).toBe(409);
+    expect(elsewhere.json().error.message).toBe(corporateMessages.applicantElsewhere);
+    expect(await corpRow(pendingApp.id)).toMatchObject({ status: 'pending' });
+
     const unknown = await api('POST', `/admin/corporate/${randomUUID()}/activate`, admin, {});
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.message).toBe(corporateMessages.notFound);

@@ -20,6 +20,7 @@ export const corporateMessages = {
   notFound: '法人アカウントが見つかりません',
   alreadyActive: 'この法人アカウントはすでに有効です',
   rejected: 'この申し込みは却下済みのため有効化できません。新しいお申し込みが必要です',
+  applicantElsewhere: '申込者はすでに別の法人アカウントに所属しているため、この申し込みを承認できません',
 };
 
 const PLAN_TYPES = ['trial', 'individual', 'corporate'] as const;
@@ -141,6 +142,10 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
         if (!corp) throw new AppError('NOT_FOUND', corporateMessages.notFound);
         if (corp.status === 'active') throw new AppError('CONFLICT', corporateMessages.alreadyActive);
         if (corp.status === 'rejected') throw new AppError('CONFLICT', corporateMessages.rejected);
+        if (corp.status === 'pending' && corp.appliedBy) {
+          const [applicant] = await tx.select({ corporateAccountId: users.corporateAccountId }).from(users).where(eq(users.id, corp.appliedBy)).limit(1);
+          if (applicant?.corporateAccountId && applicant.corporateAccountId !== corp.id) throw new AppError('CONFLICT', corporateMessages.applicantElsewhere);
+        }
         const activated = await activateCorporateAccount(tx, actor, corp, {
           via: 'admin',
           ...(body.credit_limit !== undefined ? { creditLimitYen: body.credit_limit } : {}),
