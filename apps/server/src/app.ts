@@ -62,6 +62,12 @@ import { createUsageService } from './modules/usage/usage.service';
 import { createBudgetGuard, type BudgetGuard } from './modules/billing/budget-guard';
 import { budgetRoutes } from './modules/billing/budgets.routes';
 import { createBudgetsService } from './modules/billing/budgets.service';
+import { adminTransferRoutes } from './modules/billing/admin-transfers.routes';
+import { commerceOf } from './modules/billing/commerce';
+import { commerceRoutes } from './modules/billing/commerce.routes';
+import { createCorporateService, type CorporateService } from './modules/billing/corporate.service';
+import { createTransfersService, type TransfersService } from './modules/billing/transfers.service';
+import { upgradeRoutes } from './modules/billing/upgrade.routes';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -84,6 +90,10 @@ declare module 'fastify' {
     billingClose: { service: CloseService; job: CloseJob };
     /** Card payments (Stripe): the close's afterIssue calls chargeInvoice; tests drive runDueRetries. */
     payments: PaymentsService;
+    /** Bank transfers (confirmation, the daily overdue marker; tests call markOverdue with a date). */
+    transfers: TransfersService;
+    /** Corporate applications and their activation (tests wait for its mails with idle()). */
+    corporate: CorporateService;
   }
 }
 
@@ -238,12 +248,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     afterIssue: (ids) => paymentsService.chargeInvoices(ids),
   });
+  const transfersService = createTransfersService({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, billingJobs: config.billingJobs });
+  const corporateService = createCorporateService({ db: database.db, pricing: pricingService, mailer, log: app.log, publicUrl: config.publicUrl, changes });
+  const commerce = commerceOf(config);
+  if (!commerce.complete) app.log.warn({ missing: commerce.missing }, 'the 特定商取引法 notice (/commerce) is incomplete: set these before going live');
   const closeJob = createCloseJob({ database, close: closeService, log: app.log });
   app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
   app.decorate('budgetGuard', budgetGuard);
   app.decorate('changes', changes);
   app.decorate('payments', paymentsService);
+  app.decorate('transfers', transfersService);
+  app.decorate('corporate', corporateService);
   await app.register(authPlugin, { authService });
 
   await app.register(healthRoutes);
@@ -267,6 +283,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(budgetRoutes, { budgetsService });
       await api.register(paymentRoutes, { paymentsService });
       await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
+      await api.register(adminTransferRoutes, { transfersService, corporateService });
+      await api.register(upgradeRoutes, { corporateService, cardPaymentsAvailable: paymentsService.cardPaymentsAvailable });
+      // Public: the 特定商取引法 notice is read before signing up.
+      await api.register(commerceRoutes, { config });
     },
     { prefix: '/console/v1' },
   );
@@ -297,6 +317,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await budgetGuard.start();
     meter.start();
     paymentsService.start();
+    transfersService.start();
     await housekeeping();
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     if (config.billingJobs) closeJob.start();
@@ -308,6 +329,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await meter.stop().catch(() => undefined);
     await poisService.settled();
     await paymentsService.stop();
+    await transfersService.stop();
+    await corporateService.idle();
     mailer.close();
     redis?.close();
     if (ownsDatabase) await database.close();

@@ -354,3 +354,20 @@ export const invoiceParamsSchema = z.object({ id: z.uuid({ error: '請求書ID�
 export const invoiceCsvQuerySchema = invoiceListQuerySchema.pick({ issued_from: true, issued_to: true, amount_min: true, amount_max: true });
 /** `:id` of GET /billing/payments/:id/receipt.pdf. */
 export const paymentParamsSchema = z.object({ id: z.uuid({ error: '支払IDの形式が正しくありません' }) });
+
+// ---------------------------------------------------------------- admin transfers and corporate (transfer helper)
+
+const pageNumber = (min: number, max: number | undefined, fallback: number, message: string) =>
+  z.preprocess((v) => (v === undefined || v === '' ? fallback : v), max === undefined ? z.coerce.number(message).int(message).min(min, message) : z.coerce.number(message).int(message).min(min, message).max(max, message));
+
+/** GET /console/v1/admin/transfers/pending: paging (due date, then invoice number). */
+export const pendingTransfersQuerySchema = z.object({
+  limit: pageNumber(1, 100, 50, '件数は1〜100の整数で指定してください'),
+  offset: pageNumber(0, undefined, 0, '開始位置は0以上の整数で指定してください'),
+});
+export type PendingTransfersQuery = z.infer<typeof pendingTransfersQuerySchema>;
+export type PendingTransfers = { transfers: PendingTransfer[]; total: number };
+
+/** `:id` of POST /admin/corporate/:id/activate. */
+export const corporateParamsSchema = z.object({ id: z.uuid({ error: '法人アカウントIDの形式が正しくありません' }) });
+export type ActivateCorporateBody = z.infer<typeof activateCorporateBodySchema>;

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
+import { activateCorporateAccount } from '../billing/corporate-activation';
 import { ensureBillingAccountForUser, ensureCorporateBillingAccount, findBillingAccountByUser, type BillingAccountRow } from '../billing/billing-accounts.repository';
 import { remainingYen, type InvoiceRow } from '../billing/invoices.mapper';
 import { recordPayment } from '../billing/payments.repository';
@@ -182,6 +183,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     if (!card) throw new AppError('CONFLICT', paymentMessages.sessionNotComplete);
     const cardView = { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year };
     let userChanged = false;
+    const alsoChanged: string[] = [];
     const out = await db.transaction(async (tx) => {
       if (first && !(await first(tx))) return undefined;
       const [user] = await tx.select().from(users).where(eq(users.id, meta.userId)).for('update').limit(1);
@@ -222,30 +224,17 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         userChanged = true;
       }
       if (meta.purpose === 'corporate' && corp?.status === 'pending') {
-        await tx.update(corporateAccounts).set({ status: 'active', decidedAt: sql`now()`, statusReason: null, updatedAt: sql`now()` }).where(eq(corporateAccounts.id, corp.id));
-        await tx
-          .update(users)
-          .set({ accountType: 'corporate', corporateAccountId: corp.id, corporateRole: 'owner', updatedAt: sql`now()` })
-          .where(eq(users.id, user.id));
-        const billing = await ensureCorporateBillingAccount(tx, { ...corp, status: 'active' });
-        if (billing.paymentMethod !== 'card') {
-          await tx.update(billingAccounts).set({ paymentMethod: 'card', updatedAt: sql`now()` }).where(eq(billingAccounts.id, billing.id));
-        }
-        await writeAudit(tx, actor, { action: 'corporate_account.activated', targetType: 'corporate_account', targetId: corp.id, before: { status: 'pending' }, after: { status: 'active', payment_method: 'card', via: 'card_saved' } });
-        await writeAudit(tx, actor, {
-          action: 'user.account_type_changed',
-          targetType: 'user',
-          targetId: user.id,
-          before: { account_type: user.accountType },
-          after: { account_type: 'corporate', corporate_account_id: corp.id, corporate_role: 'owner' },
-        });
+        // The same activation an administrator's approval runs (billing/corporate-activation.ts).
+        const activated = await activateCorporateAccount(tx, actor, corp, { via: 'card_saved' });
         accountType = 'corporate';
         userChanged = true;
+        for (const id of activated.affectedUserIds) if (id !== user.id) alsoChanged.push(id);
       }
       const result: CompleteResult = { card: cardView, purpose: meta.purpose, account_type: accountType, next: meta.purpose === 'card' ? '/billing' : '/upgrade' };
       return { result, replacedPaymentMethod: replaced };
     });
     if (userChanged) changes?.changed('user', meta.userId);
+    for (const id of alsoChanged) changes?.changed('user', id);
     return out;
   }
 

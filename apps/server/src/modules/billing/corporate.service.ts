@@ -1,0 +1,177 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { toSen, senToYen } from '@poi/shared/money';
+import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/billing';
+import type { Db } from '../../db/client';
+import { corporateAccounts } from '../../db/schema/money';
+import { users } from '../../db/schema/users';
+import type { ChangeFeed } from '../../lib/change-feed';
+import { AppError } from '../../lib/errors';
+import type { CurrentUser } from '../../plugins/auth';
+import type { Mailer } from '../../plugins/mail';
+import { writeAudit, type AuditActor } from '../audit/audit';
+import type { PricingService } from '../pricing/pricing.service';
+import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
+import { buildCorporateActivatedMail } from './transfer-mail';
+
+export const corporateMessages = {
+  notEligible: '法人アカウントのお申し込みは、トライアルまたは個人アカウントからのみ行えます',
+  alreadyPending: '審査中またはカード登録待ちのお申し込みがあります。現在のお申し込みの結果をお待ちください',
+  notFound: '法人アカウントが見つかりません',
+  alreadyActive: 'この法人アカウントはすでに有効です',
+  rejected: 'この申し込みは却下済みのため有効化できません。新しいお申し込みが必要です',
+  applicantElsewhere: '申込者はすでに別の法人アカウントに所属しているため、この申し込みを承認できません',
+};
+
+const PLAN_TYPES = ['trial', 'individual', 'corporate'] as const;
+
+export interface CorporateService {
+  upgradeView(user: CurrentUser, cardPaymentsAvailable: boolean): Promise<UpgradeView>;
+  apply(user: CurrentUser, body: CorporateApplicationBody, actor: AuditActor): Promise<CorporateApplication>;
+  activate(id: string, body: ActivateCorporateBody, actor: AuditActor): Promise<CorporateApplication>;
+  /** Waits for mails started so far. */
+  idle(): Promise<void>;
+}
+
+export function toCorporateApplication(row: CorporateAccountRow): CorporateApplication {
+  return {
+    id: row.id,
+    status: row.status,
+    waiting_for: row.status === 'pending' ? (row.paymentMethod === 'card' ? 'card' : 'approval') : null,
+    status_reason: row.statusReason,
+    created_at: row.createdAt.toISOString(),
+    company_name: row.companyName,
+    company_name_kana: row.companyNameKana,
+    department: row.department,
+    postal_code: row.postalCode,
+    address: row.address,
+    phone: row.phone,
+    billing_contact_name: row.billingContactName,
+    billing_emails: row.billingEmails,
+    corporate_number: row.corporateNumber,
+    registration_number: row.registrationNumber,
+    payment_method: row.paymentMethod,
+  };
+}
+
+const normalizePostal = (p: string) => (/^\d{7}$/.test(p) ? `${p.slice(0, 3)}-${p.slice(3)}` : p);
+
+/**
+ * Upgrade and corporate applications (BILLING.md "Account types and upgrade"): the plans in force,
+ * a trial or individual user's application, and an administrator's approval or reactivation —
+ * which runs the same activation as a card application's saved card (corporate-activation.ts).
+ */
+export function createCorporateService(deps: { db: Db; pricing: PricingService; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string; changes?: ChangeFeed }): CorporateService {
+  const { db, mailer, log } = deps;
+  const background = new Set<Promise<unknown>>();
+
+  async function latestApplication(userId: string): Promise<CorporateAccountRow | undefined> {
+    const [row] = await db.select().from(corporateAccounts).where(eq(corporateAccounts.appliedBy, userId)).orderBy(desc(corporateAccounts.createdAt), desc(corporateAccounts.id)).limit(1);
+    return row;
+  }
+
+  return {
+    async upgradeView(user, cardPaymentsAvailable) {
+      const current = await deps.pricing.current();
+      const plans: Plan[] = PLAN_TYPES.flatMap((type) => {
+        const v = current.find((p) => p.accountType === type);
+        if (!v) return [];
+        return [
+          {
+            account_type: type,
+            base_fee: senToYen(toSen(v.baseFee)),
+            free_searches_per_month: v.freeSearchesPerMonth,
+            monthly_fee: Math.floor(toSen(v.monthlyFee) / 100),
+            rate_limit_per_minute: v.rateLimitPerMinute,
+            max_api_keys: v.maxApiKeys,
+            effective_from: v.effectiveFrom.toISOString(),
+          },
+        ];
+      });
+      const application = await latestApplication(user.id);
+      const [row] = await db.select({ accountType: users.accountType }).from(users).where(eq(users.id, user.id)).limit(1);
+      return { account_type: row?.accountType ?? user.accountType, plans, application: application ? toCorporateApplication(application) : null, card_payments_available: cardPaymentsAvailable };
+    },
+
+    async apply(user, body, actor) {
+      const created = await db.transaction(async (tx) => {
+        // The user's row is the lock: two applications at once cannot both pass the pending check.
+        const [me] = await tx.select().from(users).where(eq(users.id, user.id)).for('update').limit(1);
+        if (!me) throw new AppError('NOT_FOUND', corporateMessages.notFound);
+        if (me.accountType !== 'trial' && me.accountType !== 'individual') throw new AppError('CONFLICT', corporateMessages.notEligible);
+        if (me.corporateAccountId) throw new AppError('CONFLICT', corporateMessages.notEligible);
+        const [pending] = await tx
+          .select({ id: corporateAccounts.id })
+          .from(corporateAccounts)
+          .where(sql`${corporateAccounts.appliedBy} = ${user.id} AND ${corporateAccounts.status} = 'pending'`)
+          .limit(1);
+        if (pending) throw new AppError('CONFLICT', corporateMessages.alreadyPending);
+        const [row] = await tx
+          .insert(corporateAccounts)
+          .values({
+            status: 'pending',
+            companyName: body.company_name,
+            companyNameKana: body.company_name_kana,
+            department: body.department || null,
+            postalCode: normalizePostal(body.postal_code),
+            address: body.address,
+            phone: body.phone,
+            billingContactName: body.billing_contact_name,
+            billingEmails: [...new Set(body.billing_emails.map((e) => e.toLowerCase()))],
+            corporateNumber: body.corporate_number || null,
+            registrationNumber: body.registration_number || null,
+            paymentMethod: body.payment_method,
+            appliedBy: user.id,
+          })
+          .returning();
+        await writeAudit(tx, actor, {
+          action: 'corporate_account.applied',
+          targetType: 'corporate_account',
+          targetId: row!.id,
+          before: null,
+          after: { status: 'pending', company_name: row!.companyName, payment_method: row!.paymentMethod, applied_by: user.id },
+        });
+        return row!;
+      });
+      return toCorporateApplication(created);
+    },
+
+    async activate(id, body, actor) {
+      const out = await db.transaction(async (tx) => {
+        const [corp] = await tx.select().from(corporateAccounts).where(eq(corporateAccounts.id, id)).for('update').limit(1);
+        if (!corp) throw new AppError('NOT_FOUND', corporateMessages.notFound);
+        if (corp.status === 'active') throw new AppError('CONFLICT', corporateMessages.alreadyActive);
+        if (corp.status === 'rejected') throw new AppError('CONFLICT', corporateMessages.rejected);
+        if (corp.status === 'pending' && corp.appliedBy) {
+          const [applicant] = await tx.select({ corporateAccountId: users.corporateAccountId }).from(users).where(eq(users.id, corp.appliedBy)).limit(1);
+          if (applicant?.corporateAccountId && applicant.corporateAccountId !== corp.id) throw new AppError('CONFLICT', corporateMessages.applicantElsewhere);
+        }
+        const activated = await activateCorporateAccount(tx, actor, corp, {
+          via: 'admin',
+          ...(body.credit_limit !== undefined ? { creditLimitYen: body.credit_limit } : {}),
+          ...(body.payment_terms ? { paymentTerms: body.payment_terms } : {}),
+          reason: body.reason || null,
+        });
+        let applicantEmail: string | null = null;
+        if (corp.appliedBy) {
+          const [applicant] = await tx.select({ email: users.email }).from(users).where(eq(users.id, corp.appliedBy)).limit(1);
+          applicantEmail = applicant?.email ?? null;
+        }
+        return { ...activated, applicantEmail };
+      });
+      for (const userId of out.affectedUserIds) deps.changes?.changed('user', userId);
+      if (out.applicantEmail) {
+        const p = mailer
+          .send(buildCorporateActivatedMail(out.applicantEmail, out.corporate, out.previousStatus === 'suspended', deps.publicUrl))
+          .catch((err) => log.warn({ err, corporateAccountId: id }, 'corporate activation mail not sent'));
+        background.add(p);
+        void p.finally(() => background.delete(p));
+      }
+      return toCorporateApplication(out.corporate);
+    },
+
+    async idle() {
+      while (background.size) await Promise.all([...background]);
+    },
+  };
+}

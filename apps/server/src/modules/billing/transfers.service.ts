@@ -1,0 +1,234 @@
+import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { dayOf, endOfDay } from '@poi/shared/billing-time';
+import {
+  TRANSFER_FEE_TOLERANCE_YEN,
+  type ConfirmTransferBody,
+  type PendingTransfer,
+  type PendingTransfers,
+  type PendingTransfersQuery,
+} from '@poi/shared/schemas/billing';
+import type { Db } from '../../db/client';
+import { billingAccounts, corporateAccounts, invoices } from '../../db/schema/money';
+import { AppError } from '../../lib/errors';
+import type { Mailer } from '../../plugins/mail';
+import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
+import { remainingYen, toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
+import { InvoiceSettledError, recordPayment } from './payments.repository';
+import { buildTransferReceiptMail } from './transfer-mail';
+
+export const transferMessages = {
+  notFound: '請求書が見つかりません',
+  notBankTransfer: 'この請求書は銀行振込の請求書ではありません',
+  notIssued: 'この請求書はまだ発行されていません',
+  settled: 'この請求書はすでに入金済み(または無効)のため、入金を消し込めません',
+  shortfallTooLarge: `不足額が${TRANSFER_FEE_TOLERANCE_YEN.toLocaleString('ja-JP')}円を超えるため、振込手数料として処理できません。一部入金として登録してください`,
+  invalidDate: '入金日が正しい日付ではありません',
+  futureDate: '入金日に未来の日付は指定できません',
+};
+
+const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The overdue marker looks this often (it is idempotent: a day's invoices move once). */
+const OVERDUE_JOB_MAX_SLEEP_MS = 60 * 60 * 1000;
+
+export interface ConfirmResult {
+  invoice: ReturnType<typeof toInvoiceSummary>;
+  payment: ReturnType<typeof toPayment>;
+  credit_added: number;
+}
+
+export interface TransfersService {
+  listPending(query: PendingTransfersQuery, now?: Date): Promise<PendingTransfers>;
+  confirm(invoiceId: string, body: ConfirmTransferBody, actor: AuditActor, now?: Date): Promise<ConfirmResult>;
+  /** Moves issued/partially paid bank-transfer invoices past their due date (Japan time) to overdue. */
+  markOverdue(now?: Date): Promise<{ marked: number }>;
+  /** Waits for receipt mails started so far. */
+  idle(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Whole days from a due date to today (Japan time), 0 when not yet due. */
+export function daysOverdue(dueDate: string, now: Date): number {
+  const today = dayOf(now);
+  return Math.max(0, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${dueDate}T00:00:00Z`)) / DAY_MS));
+}
+
+const isRealDate = (d: string) => {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
+};
+
+/**
+ * Bank transfers (BILLING.md "Bank transfer (admin-confirmed)"): the list of transfers expected,
+ * an administrator's confirmation of one received (exact, short — optionally booking a small
+ * shortfall as the transfer fee — or over, the excess kept as credit), a receipt mail after the
+ * commit, and the daily overdue marker.
+ */
+export function createTransfersService(deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string; billingJobs: boolean; now?: () => Date }): TransfersService {
+  const { db, mailer, log } = deps;
+  const clock = deps.now ?? (() => new Date());
+  const background = new Set<Promise<unknown>>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  let running: Promise<unknown> | undefined;
+
+  const pendingWhere = and(
+    eq(invoices.paymentMethod, 'bank_transfer'),
+    isNotNull(invoices.number),
+    inArray(invoices.status, OPEN),
+    sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+  );
+
+  function sendReceipt(invoice: InvoiceRow, payment: Parameters<typeof buildTransferReceiptMail>[2], creditAdded: number, emails: string[]) {
+    for (const to of emails) {
+      const p = mailer.send(buildTransferReceiptMail(to, invoice, payment, creditAdded, deps.publicUrl)).catch((err) => log.warn({ err, invoiceId: invoice.id }, 'transfer receipt mail not sent'));
+      background.add(p);
+      void p.finally(() => background.delete(p));
+    }
+  }
+
+  async function markOverdue(now = clock()): Promise<{ marked: number }> {
+    const today = dayOf(now);
+    return db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(invoices)
+        .where(
+          and(
+            eq(invoices.paymentMethod, 'bank_transfer'),
+            isNotNull(invoices.number),
+            inArray(invoices.status, ['issued', 'partially_paid']),
+            lt(invoices.dueDate, today),
+            sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+          ),
+        )
+        .orderBy(asc(invoices.dueDate), asc(invoices.number))
+        .for('update');
+      for (const row of due) {
+        await tx.update(invoices).set({ status: 'overdue', updatedAt: sql`now()` }).where(eq(invoices.id, row.id));
+        await writeAudit(tx, SYSTEM_ACTOR, {
+          action: 'invoice.overdue',
+          targetType: 'invoice',
+          targetId: row.id,
+          before: { status: row.status, due_date: row.dueDate },
+          after: { status: 'overdue', remaining: remainingYen(row), as_of: today },
+        });
+      }
+      return { marked: due.length };
+    });
+  }
+
+  return {
+    async listPending(query, now = clock()) {
+      const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(pendingWhere);
+      const rows = await db
+        .select({ invoice: invoices, customerNumber: billingAccounts.customerNumber, kana: corporateAccounts.companyNameKana })
+        .from(invoices)
+        .innerJoin(billingAccounts, eq(billingAccounts.id, invoices.billingAccountId))
+        .leftJoin(corporateAccounts, eq(corporateAccounts.id, billingAccounts.corporateAccountId))
+        .where(pendingWhere)
+        .orderBy(asc(invoices.dueDate), asc(invoices.number))
+        .limit(query.limit)
+        .offset(query.offset);
+      const transfers: PendingTransfer[] = rows.map(({ invoice, customerNumber, kana }) => {
+        const recipient = invoice.recipientSnapshot as { addressee?: string; customer_number?: string };
+        return {
+          invoice_id: invoice.id,
+          invoice_number: invoice.number!,
+          customer_name: recipient.addressee ?? '',
+          customer_kana: kana ?? null,
+          customer_number: recipient.customer_number ?? customerNumber,
+          total: invoice.totalYen,
+          paid: invoice.paidYen,
+          remaining: remainingYen(invoice),
+          due_date: invoice.dueDate ?? '',
+          days_overdue: invoice.dueDate ? daysOverdue(invoice.dueDate, now) : 0,
+          status: invoice.status,
+        };
+      });
+      return { transfers, total: Number(count?.n ?? 0) };
+    },
+
+    async confirm(invoiceId, body, actor, now = clock()) {
+      if (!isRealDate(body.received_on)) throw new AppError('VALIDATION_ERROR', transferMessages.invalidDate, { errors: [{ field: 'received_on', message: transferMessages.invalidDate }] });
+      if (body.received_on > dayOf(now)) {
+        throw new AppError('VALIDATION_ERROR', transferMessages.futureDate, { errors: [{ field: 'received_on', message: transferMessages.futureDate }] });
+      }
+      const out = await db.transaction(async (tx) => {
+        const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update').limit(1);
+        if (!invoice) throw new AppError('NOT_FOUND', transferMessages.notFound);
+        if (!invoice.number || invoice.status === 'draft') throw new AppError('CONFLICT', transferMessages.notIssued);
+        if (invoice.paymentMethod !== 'bank_transfer') throw new AppError('CONFLICT', transferMessages.notBankTransfer);
+        if (!OPEN.includes(invoice.status) || remainingYen(invoice) === 0) throw new AppError('CONFLICT', transferMessages.settled);
+        const shortfall = remainingYen(invoice) - body.received_amount;
+        let feeYen = 0;
+        if (body.book_shortfall_as_fee && shortfall > 0) {
+          if (shortfall > TRANSFER_FEE_TOLERANCE_YEN) {
+            throw new AppError('VALIDATION_ERROR', transferMessages.shortfallTooLarge, { errors: [{ field: 'book_shortfall_as_fee', message: transferMessages.shortfallTooLarge }] });
+          }
+          feeYen = shortfall;
+        }
+        let recorded;
+        try {
+          recorded = await recordPayment(tx, actor, {
+            invoiceId: invoice.id,
+            method: 'bank_transfer',
+            amountYen: body.received_amount,
+            feeYen,
+            receivedOn: body.received_on,
+            payerName: body.payer_name,
+            note: body.note ?? null,
+          });
+        } catch (err) {
+          if (err instanceof InvoiceSettledError) throw new AppError('CONFLICT', transferMessages.settled);
+          throw err;
+        }
+        const [account] = await tx.select({ emails: billingAccounts.billingEmails }).from(billingAccounts).where(eq(billingAccounts.id, invoice.billingAccountId)).limit(1);
+        return { ...recorded, emails: account?.emails ?? [] };
+      });
+      sendReceipt(out.invoice, out.payment, out.creditAdded, out.emails);
+      return { invoice: toInvoiceSummary(out.invoice), payment: toPayment(out.payment), credit_added: out.creditAdded };
+    },
+
+    markOverdue,
+
+    async idle() {
+      while (background.size) await Promise.all([...background]);
+    },
+
+    start() {
+      if (!deps.billingJobs || !stopped) return;
+      stopped = false;
+      const tick = () => {
+        if (stopped) return;
+        running = markOverdue()
+          .then(({ marked }) => {
+            if (marked) log.info({ marked }, 'bank-transfer invoices past their due date marked overdue');
+          })
+          .catch((err) => log.error({ err }, 'overdue marker failed; retried on the next wake-up'))
+          .finally(() => {
+            running = undefined;
+            schedule();
+          });
+      };
+      const schedule = () => {
+        if (stopped) return;
+        // Shortly after the next Japan-time midnight, and at least hourly (timers drift).
+        const untilMidnight = endOfDay(dayOf(clock())).getTime() - clock().getTime() + 60_000;
+        timer = setTimeout(tick, Math.min(Math.max(untilMidnight, 1000), OVERDUE_JOB_MAX_SLEEP_MS));
+        timer.unref();
+      };
+      tick();
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await running;
+      await Promise.all([...background]);
+    },
+  };
+}
