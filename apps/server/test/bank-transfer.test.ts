@@ -105,6 +105,14 @@ describe('who may call the transfer calls', () => {
     expect((await api('POST', `/admin/transfers/${id}/confirm`, undefined, body)).statusCode).toBe(401);
     expect((await api('GET', '/admin/transfers/pending', user)).statusCode).toBe(403);
     expect((await confirm(id, body, user)).statusCode).toBe(403);
+    for (const type of ['trial', 'corporate', 'data_provider']) {
+      const s = await signIn(ctx, uniqueEmail(type));
+      if (type !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: type })).statusCode).toBe(200);
+      const who = { token: s.token, id: s.user.id, email: '' };
+      expect((await api('GET', '/admin/transfers/pending', who)).statusCode, type).toBe(403);
+      expect((await confirm(id, body, who)).statusCode, type).toBe(403);
+    }
+    expect((await api('GET', '/admin/transfers/pending', admin)).statusCode).toBe(200);
   });
 });
 
