@@ -18,7 +18,10 @@ const ConsoleShell = lazyScreen(async () => {
   const [{ AppShell }, { withQueryClient }] = await Promise.all([import('./shell/app-shell'), import('./query-provider')]);
   return withQueryClient(AppShell);
 });
-const CommercePage = lazyScreen(() => import('../features/landing/pages/commerce-page').then((m) => m.CommercePage));
+const CommercePage = lazyScreen(async () => {
+  const [{ CommercePage: Page }, { withQueryClient }] = await Promise.all([import('../features/landing/pages/commerce-page'), import('./query-provider')]);
+  return withQueryClient(Page);
+});
 const DashboardPage = lazyScreen(() => import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage));
 const ApiKeysPage = lazyScreen(() => import('../features/api-keys/pages/api-keys-page').then((m) => m.ApiKeysPage));
 const UsagePage = lazyScreen(() => import('../features/usage/pages/usage-page').then((m) => m.UsagePage));
@@ -27,6 +30,11 @@ const PoiManagementPage = lazyScreen(() => import('../pages/poi-management-page'
 const MarketplacePage = lazyScreen(() => import('../features/datasets/pages/marketplace-page').then((m) => m.MarketplacePage));
 const DatasetDetailPage = lazyScreen(() => import('../pages/dataset-detail-page').then((m) => m.DatasetDetailPage));
 const ProfilePage = lazyScreen(() => import('../features/profile/pages/profile-page').then((m) => m.ProfilePage));
+const BillingPage = lazyScreen(() => import('../features/billing/pages/billing-page').then((m) => m.BillingPage));
+const InvoiceDetailPage = lazyScreen(() => import('../features/billing/pages/invoice-detail-page').then((m) => m.InvoiceDetailPage));
+const UpgradePage = lazyScreen(() => import('../features/upgrade/pages/upgrade-page').then((m) => m.UpgradePage));
+const PaymentMethodPage = lazyScreen(() => import('../features/payment-method/pages/payment-method-page').then((m) => m.PaymentMethodPage));
+const PaymentCompletePage = lazyScreen(() => import('../features/payment-method/pages/payment-complete-page').then((m) => m.PaymentCompletePage));
 const RevenuePage = lazyScreen(() => import('../features/revenue/pages/revenue-page').then((m) => m.RevenuePage));
 
 /** Every route of the spec's table (section 2), with its guard and Japanese title. */
@@ -61,11 +69,12 @@ export const routes: RouteObject[] = [
       { path: '/poi', element: <Titled title="POI管理"><PoiManagementPage /></Titled> },
       { path: '/marketplace', element: <Titled title="公開データセット"><MarketplacePage /></Titled> },
       { path: '/marketplace/:datasetId', element: <Titled title="データセット詳細"><DatasetDetailPage /></Titled> },
-      { path: '/billing', element: <PendingPage title="請求・お支払い" /> },
+      { path: '/billing', element: <Titled title="請求・お支払い"><BillingPage /></Titled> },
+      { path: '/billing/invoices/:id', element: <Titled title="請求書"><InvoiceDetailPage /></Titled> },
       { path: '/profile', element: <Titled title="プロフィール"><ProfilePage /></Titled> },
-      { path: '/upgrade', element: <PendingPage title="アカウントアップグレード" /> },
-      { path: '/payment-method', element: <PendingPage title="お支払い方法" /> },
-      { path: '/payment-method/complete', element: <PendingPage title="カード登録完了" /> },
+      { path: '/upgrade', element: <Titled title="アカウントアップグレード"><UpgradePage /></Titled> },
+      { path: '/payment-method', element: <Titled title="お支払い方法"><PaymentMethodPage /></Titled> },
+      { path: '/payment-method/complete', element: <Titled title="カード登録完了"><PaymentCompletePage /></Titled> },
       {
         path: '/revenue',
         element: (

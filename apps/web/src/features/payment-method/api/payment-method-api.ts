@@ -1,0 +1,69 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  billingAccountViewResponseSchema,
+  checkoutResponseSchema,
+  completeResponseSchema,
+  type BillingAccountView,
+  type BillingDetailsBody,
+  type CheckoutPurpose,
+  type CompleteResult,
+} from '@poi/shared/schemas/billing';
+import { apiClient } from '../../../lib/api-client';
+
+export const paymentMethodKeys = {
+  all: ['payment-method'] as const,
+  account: () => [...paymentMethodKeys.all, 'account'] as const,
+  complete: (sessionId: string) => [...paymentMethodKeys.all, 'complete', sessionId] as const,
+};
+
+export async function getAccount(): Promise<BillingAccountView> {
+  return billingAccountViewResponseSchema.parse((await apiClient.get('/console/v1/billing/account')).data).data;
+}
+
+export const useAccount = () => useQuery(queryOptions({ queryKey: paymentMethodKeys.account(), queryFn: getAccount }));
+
+/** Opens Stripe Checkout (setup mode): the browser leaves for the hosted page. */
+export async function startCheckout(purpose: CheckoutPurpose): Promise<void> {
+  const { url } = checkoutResponseSchema.parse((await apiClient.post('/console/v1/payment-method/checkout', { purpose })).data).data;
+  window.location.assign(url);
+}
+
+export function useRemoveCard() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await apiClient.post('/console/v1/payment-method/remove')).data as { message?: string },
+    onSuccess: () => client.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+  });
+}
+
+export function useSaveDetails() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: BillingDetailsBody) => billingAccountViewResponseSchema.parse((await apiClient.post('/console/v1/billing/account', body)).data).data,
+    onSuccess: (view) => client.setQueryData(paymentMethodKeys.account(), view),
+  });
+}
+
+/**
+ * Verifies the Checkout session and saves the card: a query keyed by the session id, so it runs
+ * once per page load even under StrictMode (the server answers a repeat the same way).
+ */
+export const useCompleteCheckout = (sessionId: string) =>
+  useQuery(
+    queryOptions({
+      queryKey: paymentMethodKeys.complete(sessionId),
+      queryFn: async (): Promise<CompleteResult> =>
+        completeResponseSchema.parse((await apiClient.post('/console/v1/payment-method/complete', { session_id: sessionId })).data).data,
+      retry: false,
+      staleTime: Infinity,
+      gcTime: Infinity,
+      refetchOnWindowFocus: false,
+      enabled: sessionId !== '',
+    }),
+  );
+
+/** The signed-in user as the server now sees them (the account type changes when a card upgrade completes). */
+export async function getCurrentUser() {
+  const { userResponseSchema } = await import('@poi/shared/schemas/user');
+  return userResponseSchema.parse((await apiClient.get('/console/v1/user')).data).user;
+}

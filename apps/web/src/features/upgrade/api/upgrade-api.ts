@@ -1,0 +1,31 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  checkoutResponseSchema,
+  corporateApplicationResponseSchema,
+  upgradeViewResponseSchema,
+  type CheckoutPurpose,
+  type CorporateApplicationBody,
+  type UpgradeView,
+} from '@poi/shared/schemas/billing';
+import { apiClient } from '../../../lib/api-client';
+
+export const upgradeKeys = { all: ['upgrade'] as const, view: () => [...upgradeKeys.all, 'view'] as const };
+
+export async function getUpgradeView(): Promise<UpgradeView> {
+  return upgradeViewResponseSchema.parse((await apiClient.get('/console/v1/upgrade')).data).data;
+}
+export const useUpgradeView = () => useQuery(queryOptions({ queryKey: upgradeKeys.view(), queryFn: getUpgradeView }));
+
+/** Opens Stripe Checkout (setup mode) for this purpose: the browser leaves for the hosted page. */
+export async function startCheckout(purpose: CheckoutPurpose): Promise<void> {
+  const { url } = checkoutResponseSchema.parse((await apiClient.post('/console/v1/payment-method/checkout', { purpose })).data).data;
+  window.location.assign(url);
+}
+
+export function useApplyCorporate() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CorporateApplicationBody) => corporateApplicationResponseSchema.parse((await apiClient.post('/console/v1/upgrade/corporate', body)).data).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: upgradeKeys.all }),
+  });
+}
