@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { uniqueEmail, useSession } from './support/auth';
@@ -97,7 +98,10 @@ test('a trial user upgrades with a card, searches, and after the close pays the 
     const res = await request.get(`${base}/api/v1/poi/search?dataset_id=${datasetId}`, { headers: { 'x-api-key': key } });
     expect(res.status()).toBe(200);
   }
-  const month = (await (await request.get(`${base}/console/v1/billing/current`, { headers: auth(user.token) })).json()).data;
+  // The meter writes searches at least every second.
+  const currentMonth = async () => (await (await request.get(`${base}/console/v1/billing/current`, { headers: auth(user.token) })).json()).data;
+  await expect.poll(async () => (await currentMonth()).total_estimate, { timeout: 10_000 }).toBe(94);
+  const month = await currentMonth();
   expect(month).toMatchObject({ subtotal: 86, tax_estimate: 8, total_estimate: 94 });
 
   // The month ends: the server's clock moves into the next month and an administrator closes it.
@@ -111,9 +115,13 @@ test('a trial user upgrades with a card, searches, and after the close pays the 
 
   // Sessions idle for a week expire: sign in again after the clock moved.
   const again = await signIn(request, email);
-  await page.context().clearCookies();
-  await page.evaluate(() => window.localStorage.clear());
-  await useSession(page, again);
+  await page.evaluate(
+    ([tokenKey, userKey, token, u]) => {
+      window.localStorage.setItem(tokenKey, token);
+      window.localStorage.setItem(userKey, u);
+    },
+    [STORAGE_TOKEN_KEY, STORAGE_USER_KEY, again.token, JSON.stringify(again.user)] as const,
+  );
   await page.goto(`${base}/billing`);
   await expect(page.getByRole('heading', { level: 1, name: '請求・お支払い' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: /POI-\d{6}-\d{6}/ }).first();
@@ -138,7 +146,7 @@ test('a corporate application paid by invoice waits for approval', async ({ page
   await useSession(page, user);
   await page.goto(`${billing.baseUrl}/upgrade`);
   await page.getByRole('button', { name: '法人プランを申し込む' }).click();
-  await page.getByLabel('会社名', { exact: true }).fill('株式会社テスト商事');
+  await page.getByLabel(/^会社名\s*\*?$/).fill('株式会社テスト商事');
   await page.getByLabel('会社名(カナ)').fill('カブシキガイシャテストショウジ');
   await page.getByLabel('郵便番号').fill('100-0005');
   await page.getByLabel('住所').fill('東京都千代田区丸の内1-1-1');

@@ -323,6 +323,7 @@ export function UpgradePage() {
   } else {
     content = (
       <div className="space-y-4">
+        <h2 className="text-lg font-semibold text-gray-900">プラン比較</h2>
         <PlanCards view={v} />
         <div className="flex flex-wrap gap-2">
           {canIndividual ? <Button onClick={() => go('individual')}>個人プランに申し込む</Button> : null}
