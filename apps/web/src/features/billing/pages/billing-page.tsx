@@ -33,11 +33,11 @@ function PaymentSummary() {
         <p>まだ請求先が作成されていません。{account_type === 'trial' ? 'トライアルでは無料のデータセットを無料枠の範囲でご利用いただけます。' : ''}</p>
         <p className="mt-2 flex flex-wrap gap-4">
           {account_type === 'trial' ? (
-            <Link to="/upgrade" className="font-medium text-blue-800 underline">
+            <Link to="/upgrade" className="inline-block py-1 font-medium text-blue-800 underline">
               プランをアップグレード
             </Link>
           ) : null}
-          <Link to="/payment-method" className="font-medium text-blue-800 underline">
+          <Link to="/payment-method" className="inline-block py-1 font-medium text-blue-800 underline">
             お支払い方法を管理
           </Link>
         </p>
@@ -64,7 +64,7 @@ function PaymentSummary() {
           </>
         ) : null}
       </dl>
-      <Link to="/payment-method" className="inline-block text-sm font-medium text-blue-800 underline">
+      <Link to="/payment-method" className="inline-block py-1 text-sm font-medium text-blue-800 underline">
         お支払い方法を管理
       </Link>
       {a.bank_transfer ? <TransferInstructions data={a.bank_transfer} /> : null}
