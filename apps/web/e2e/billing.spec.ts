@@ -93,16 +93,14 @@ test('a trial user upgrades with a card, searches, and after the close pays the 
   await expect(page.getByText('4242').first()).toBeVisible();
 
   // The saved card on /payment-method; billing details apply to future invoices.
-  await page.getByRole('link', { name: '請求・お支払いへ' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: '請求・お支払い' })).toBeVisible();
   await page.goto(`${base}/payment-method`);
   await expect(page.getByRole('heading', { level: 1, name: 'お支払い方法' })).toBeVisible();
   await expect(page.getByText(/VISA •••• 4242/)).toBeVisible();
+  await expectAxeClean(page, '/payment-method');
   await page.getByLabel(/^宛名/).fill('山田 太郎');
   await page.getByLabel('郵便番号').fill('150-0001');
   await page.getByRole('button', { name: '請求先情報を保存' }).click();
   await expect(page.getByText('請求先情報を保存しました')).toBeVisible();
-  await expectAxeClean(page, '/payment-method');
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, 'payment-method-390');
   await page.setViewportSize({ width: 1280, height: 800 });
