@@ -6,7 +6,8 @@
  * the public search API is measured against the console search and under autocannon load.
  * Parts can be skipped: BENCH_SKIP_CONSOLE, BENCH_SKIP_CASES (the search table), BENCH_SKIP_PUBLIC,
  * BENCH_SKIP_PUBLIC_LOAD (keeps the public latency pairs, budget pair included), BENCH_SKIP_IMPORT,
- * BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_DATASETS (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
+ * BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_DATASETS, BENCH_SKIP_ADMIN (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
+ * The admin part (PostgreSQL only) seeds 100,000 users and 1,000,000 usage events into the same database.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { runConsoleBench, type ConsoleCheck } from './console';
 import { runImportBench, runRoundTripBench } from './import-bench';
 import { runPublicApiBench } from './public-api-bench';
 import { runDatasetListBench } from './dataset-list-bench';
+import { runAdminBench } from './admin-bench';
 import { fmt, pct, type BenchResult } from './stats';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
@@ -297,6 +299,10 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
         results.push(
           ...(await runDatasetListBench({ kind, base, headers, userId: account.userId, database: engine.database, query: account.query, raw: engine.raw, iterations: ITERATIONS })),
         );
+      }
+      if (kind === 'postgres' && process.env.BENCH_SKIP_ADMIN !== '1') {
+        const pool = (engine.database.db as unknown as { $client: pg.Pool }).$client;
+        results.push(...(await runAdminBench({ base, pool, iterations: ITERATIONS })));
       }
     } finally {
       await app.close();
