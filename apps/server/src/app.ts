@@ -32,13 +32,14 @@ import { healthRoutes } from './modules/health/health.routes';
 import { logRoutes } from './modules/logs/logs.routes';
 import { createLogsService } from './modules/logs/logs.service';
 import { adminUserRoutes } from './modules/users/admin-users.routes';
+import { createAdminUsersService } from './modules/users/admin-users.service';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
 import { paymentRoutes } from './modules/payments/payments.routes';
 import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
 import { createStripeClient } from './modules/payments/stripe-client';
 import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
-import { createChangeFeed, type ChangeFeed } from './lib/change-feed';
+import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
@@ -63,6 +64,8 @@ import { createBudgetGuard, type BudgetGuard } from './modules/billing/budget-gu
 import { budgetRoutes } from './modules/billing/budgets.routes';
 import { createBudgetsService } from './modules/billing/budgets.service';
 import { adminTransferRoutes } from './modules/billing/admin-transfers.routes';
+import { adminCorporateRoutes } from './modules/billing/admin-corporate.routes';
+import { createAdminCorporateService } from './modules/billing/admin-corporate.service';
 import { commerceOf } from './modules/billing/commerce';
 import { commerceRoutes } from './modules/billing/commerce.routes';
 import { createCorporateService, type CorporateService } from './modules/billing/corporate.service';
@@ -208,8 +211,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorHandlerPlugin);
 
   const changes = createChangeFeed();
+  // Other instances on the same PostgreSQL hear of every change at once (a suspension, a revoked key).
+  const changeLink = database.engine === 'postgres' && database.url ? connectPgChangeFeed(changes, database.url, app.log) : undefined;
+  await changeLink?.ready;
   const authService = createAuthService({ db: database.db, config, mailer, log: app.log, changes });
   const usersService = createUsersService({ db: database.db, changes });
+  const adminUsers = createAdminUsersService({ db: database.db, changes });
+  const adminCorporate = createAdminCorporateService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
   const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe: createStripeClient(config), changes });
   if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
@@ -271,7 +279,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       });
       await api.register(authRoutes, { authIpLimit: config.authIpLimit });
       await api.register(userRoutes, { usersService });
-      await api.register(adminUserRoutes, { usersService });
+      await api.register(adminUserRoutes, { adminUsers });
       await api.register(logRoutes, { logsService });
       await api.register(datasetRoutes, { datasetsService });
       await api.register(poiRoutes, { poisService });
@@ -284,6 +292,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(paymentRoutes, { paymentsService });
       await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
       await api.register(adminTransferRoutes, { transfersService, corporateService });
+      await api.register(adminCorporateRoutes, { adminCorporate });
       await api.register(upgradeRoutes, { corporateService, cardPaymentsAvailable: paymentsService.cardPaymentsAvailable });
       // Public: the 特定商取引法 notice is read before signing up.
       await api.register(commerceRoutes, { config });
@@ -324,6 +333,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    await changeLink?.close();
     await closeJob.stop();
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);

@@ -21,7 +21,7 @@ const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<
 async function newUser(prefix = 'transfer'): Promise<Actor> {
   const email = uniqueEmail(prefix);
   const s = await signIn(ctx, email);
-  expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'individual' })).statusCode).toBe(200);
+  expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'individual', reason: 'テスト' })).statusCode).toBe(200);
   return { token: s.token, id: s.user.id, email };
 }
 
@@ -107,7 +107,7 @@ describe('who may call the transfer calls', () => {
     expect((await confirm(id, body, user)).statusCode).toBe(403);
     for (const type of ['trial', 'corporate', 'data_provider']) {
       const s = await signIn(ctx, uniqueEmail(type));
-      if (type !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: type })).statusCode).toBe(200);
+      if (type !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: type, reason: 'テスト' })).statusCode).toBe(200);
       const who = { token: s.token, id: s.user.id, email: '' };
       expect((await api('GET', '/admin/transfers/pending', who)).statusCode, type).toBe(403);
       expect((await confirm(id, body, who)).statusCode, type).toBe(403);

@@ -20,7 +20,7 @@ const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: unknown
 async function newUser(accountType: string): Promise<Actor> {
   const email = uniqueEmail(accountType);
   const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType })).statusCode).toBe(200);
+  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
   return { token: s.token, id: s.user.id, email };
 }
 

@@ -21,7 +21,7 @@ const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<
 async function newUser(accountType = 'trial', prefix = 'corp'): Promise<Actor> {
   const email = uniqueEmail(prefix);
   const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType })).statusCode).toBe(200);
+  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
   return { token: s.token, id: s.user.id, email };
 }
 

@@ -27,7 +27,7 @@ const api = (method: 'GET' | 'POST', url: string, who: Actor, payload?: Record<s
 
 async function actorOfType(type: string): Promise<Actor> {
   const { token, user } = await signIn(ctx, uniqueEmail(type));
-  const res = await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type });
+  const res = await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type, reason: 'テスト' });
   expect(res.statusCode).toBe(200);
   return { token, id: user.id };
 }
@@ -257,7 +257,7 @@ describe('provider picker search', () => {
     await ctx.query(
       `INSERT INTO users (email, display_name, account_type, created_at) VALUES ('ｍｉｎａｔｏ@example.com', 'ﾐﾅﾄ測量', 'data_provider', now() + interval '1 hour')`,
     );
-    const page = await api('GET', '/admin/users?account_type=data_provider&limit=100', admin);
+    const page = await api('GET', '/admin/users?account_type=data_provider&limit=100&order=asc', admin);
     const firstPage = page.json().data as { users: Array<{ email: string }>; total: number };
     expect(firstPage.total).toBeGreaterThan(100);
     expect(firstPage.users.map((u) => u.email)).not.toContain('ｍｉｎａｔｏ@example.com');

@@ -12,7 +12,7 @@ async function actorOfType(type?: string): Promise<Actor> {
       method: 'POST',
       url: `/console/v1/admin/users/${user.id}/change-type`,
       headers: bearer(actors.admin.token),
-      payload: { account_type: type },
+      payload: { account_type: type, reason: 'テスト' },
     });
     expect(res.statusCode).toBe(200);
   }

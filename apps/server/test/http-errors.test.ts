@@ -15,7 +15,7 @@ beforeAll(async () => {
   base = new URL(await ctx.app.listen({ port: 0, host: '127.0.0.1' }));
   const admin = await signIn(ctx, 'admin@example.com');
   const s = await signIn(ctx, uniqueEmail('provider'));
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider' } });
+  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
   provider = { token: s.token, id: s.user.id };
   const created = await ctx.app.inject({ method: 'POST', url: '/console/v1/datasets/public/create', headers: bearer(provider.token), payload: { name: '文字検証', price_per_search: 0 } });
   datasetId = created.json().data.dataset_id;

@@ -14,7 +14,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   const admin = await signIn(ctx, 'admin@example.com');
   const s = await signIn(ctx, uniqueEmail('socket'));
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider' } });
+  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
   token = s.token;
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as net.AddressInfo).port;

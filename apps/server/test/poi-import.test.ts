@@ -44,7 +44,7 @@ beforeAll(async () => {
   admin = { token: a.token, id: a.user.id };
   for (const key of ['provider', 'other'] as const) {
     const s = await signIn(ctx, uniqueEmail(key));
-    await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'data_provider' });
+    await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
     if (key === 'provider') provider = { token: s.token, id: s.user.id };
     else other = { token: s.token, id: s.user.id };
   }

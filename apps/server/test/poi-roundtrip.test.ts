@@ -65,7 +65,7 @@ beforeAll(async () => {
   const a = await signIn(ctx, 'admin@example.com');
   for (const key of ['provider', 'other'] as const) {
     const s = await signIn(ctx, uniqueEmail(key));
-    await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(a.token), payload: { account_type: 'data_provider' } });
+    await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(a.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
     if (key === 'provider') provider = { token: s.token, id: s.user.id };
     else other = { token: s.token, id: s.user.id };
   }

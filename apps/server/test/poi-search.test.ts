@@ -80,7 +80,7 @@ beforeAll(async () => {
   admin = { token: a.token, id: a.user.id };
   const p = await signIn(ctx, uniqueEmail('provider'));
   provider = { token: p.token, id: p.user.id };
-  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider' });
+  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
   datasetA = (await api('POST', '/datasets/public/create', provider, { name: 'A', price_per_search: 0 })).json().data.dataset_id;
   datasetB = (await api('POST', '/datasets/public/create', provider, { name: 'B', price_per_search: 0 })).json().data.dataset_id;
   // Randomised but reproducible POIs around Tokyo (about ±30 km), a third of them on 4 shared spots.

@@ -14,7 +14,7 @@ const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<
 
 async function actor(type?: string): Promise<Actor> {
   const { token, user } = await signIn(ctx, uniqueEmail(type ?? 'trial'));
-  if (type) await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type });
+  if (type) await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type, reason: 'テスト' });
   return { token, id: user.id };
 }
 

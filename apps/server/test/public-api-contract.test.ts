@@ -60,10 +60,10 @@ beforeAll(async () => {
   admin = { token: a.token, id: a.user.id };
   const p = await signIn(ctx, uniqueEmail('provider'));
   provider = { token: p.token, id: p.user.id };
-  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider' });
+  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
   const c = await signIn(ctx, uniqueEmail('consumer'));
   consumer = { token: c.token, id: c.user.id };
-  await api('POST', `/admin/users/${consumer.id}/change-type`, admin, { account_type: 'corporate' });
+  await api('POST', `/admin/users/${consumer.id}/change-type`, admin, { account_type: 'corporate', reason: 'テスト' });
   key = (await api('POST', '/api-keys', consumer, { name: '契約テスト' })).json().data.key;
   const create = async (name: string) => (await api('POST', '/datasets/public/create', provider, { name, price_per_search: 0 })).json().data.dataset_id as string;
   sameSpot = await create('同一地点');

@@ -23,7 +23,7 @@ const search = (key: string | undefined, query: string, headers: Record<string, 
 async function newUser(accountType: string, prefix = accountType): Promise<Actor> {
   const s = await signIn(ctx, uniqueEmail(prefix));
   if (accountType !== 'trial') {
-    const res = await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType });
+    const res = await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' });
     expect(res.statusCode).toBe(200);
   }
   return { token: s.token, id: s.user.id };
@@ -208,7 +208,7 @@ describe('API keys', () => {
     const user = await newUser('individual');
     const { key } = await createKey(user);
     expect((await search(key, `dataset_id=${freeDataset}`)).statusCode).toBe(200);
-    expect((await api('POST', `/admin/users/${user.id}/suspend`, admin)).statusCode).toBe(200);
+    expect((await api('POST', `/admin/users/${user.id}/suspend`, admin, { reason: 'テスト' })).statusCode).toBe(200);
     const res = await search(key, `dataset_id=${freeDataset}`);
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('ACCOUNT_SUSPENDED');

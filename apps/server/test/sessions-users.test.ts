@@ -76,9 +76,9 @@ describe('sessions', () => {
     expect((await getUser(b.token)).json().user.display_name).not.toBe('新しい名前');
     await ctx.app.inject({ method: 'PATCH', url: '/console/v1/user', headers: bearer(b.token), payload: { display_name: '新しい名前' } });
     expect((await getUser(b.token)).json().user.display_name).toBe('新しい名前');
-    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider' } })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } })).statusCode).toBe(200);
     expect((await getUser(b.token)).json().user.account_type).toBe('data_provider');
-    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/suspend`, headers: bearer(admin.token) })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${b.user.id}/suspend`, headers: bearer(admin.token), payload: { reason: 'テスト' } })).statusCode).toBe(200);
     expect((await getUser(b.token)).statusCode).toBe(401);
   });
 });
@@ -123,7 +123,7 @@ describe('admin users', () => {
       method: 'POST',
       url: `/console/v1/admin/users/${user.id}/change-type`,
       headers: bearer(admin.token),
-      payload: { account_type: 'data_provider' },
+      payload: { account_type: 'data_provider', reason: 'テスト' },
     });
     expect(change.statusCode).toBe(200);
     expect(change.json().data.user.account_type).toBe('data_provider');
@@ -147,7 +147,7 @@ describe('admin users', () => {
   it('suspending a user ends their sessions and stops sign-in; activating lets them back', async () => {
     const email = uniqueEmail('suspended');
     const { token, user } = await signIn(ctx, email);
-    const suspend = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${user.id}/suspend`, headers: bearer(admin.token) });
+    const suspend = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${user.id}/suspend`, headers: bearer(admin.token), payload: { reason: 'テスト' } });
     expect(suspend.statusCode).toBe(200);
     expect(suspend.json().data.user.status).toBe('suspended');
     expect((await getUser(token)).statusCode).toBe(401);
@@ -160,14 +160,14 @@ describe('admin users', () => {
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error).toMatchObject({ code: 'ACCOUNT_SUSPENDED', message: 'このアカウントは停止されています。サポートにお問い合わせください' });
 
-    const activate = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${user.id}/activate`, headers: bearer(admin.token) });
+    const activate = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${user.id}/activate`, headers: bearer(admin.token), payload: { reason: 'テスト' } });
     expect(activate.json().data.user.status).toBe('active');
     await ctx.query("UPDATE auth_challenges SET created_at = created_at - interval '61 seconds' WHERE email = $1", [email]);
     expect((await signIn(ctx, email)).user.id).toBe(user.id);
   });
 
   it('does not let an admin suspend themselves', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${admin.user.id}/suspend`, headers: bearer(admin.token) });
+    const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${admin.user.id}/suspend`, headers: bearer(admin.token), payload: { reason: 'テスト' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('自分自身のアカウントは停止できません');
   });

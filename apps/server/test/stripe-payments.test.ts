@@ -475,7 +475,7 @@ describe('webhooks', () => {
 describe('paid datasets get a Stripe Product', () => {
   it('creates one product per paid dataset (idempotency key dataset:<id>:product), none for free ones', async () => {
     const provider = await newUser('provider');
-    expect((await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider' })).statusCode).toBe(200);
+    expect((await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' })).statusCode).toBe(200);
     const paid = await api('POST', '/datasets/public/create', provider, { name: '有料データ', price_per_search: 1.5 });
     expect(paid.statusCode, paid.body).toBe(200);
     const free = await api('POST', '/datasets/public/create', provider, { name: '無料データ', price_per_search: 0 });

@@ -19,7 +19,7 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 async function asType(request: APIRequestContext, accountType: 'individual' | 'data_provider', prefix: string): Promise<LoginResponse> {
   const login = await signInByApi(request, uniqueEmail(prefix));
-  const res = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(adminSession().token), data: { account_type: accountType } });
+  const res = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(adminSession().token), data: { account_type: accountType, reason: 'テスト' } });
   expect(res.ok()).toBe(true);
   return { ...login, user: { ...login.user, account_type: accountType } };
 }

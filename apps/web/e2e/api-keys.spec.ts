@@ -13,7 +13,7 @@ async function makeUser(request: APIRequestContext, accountType: 'individual' | 
   const email = uniqueEmail(accountType);
   const login = await signInByApi(request, email);
   const admin = adminSession();
-  expect((await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: accountType } })).ok()).toBe(true);
+  expect((await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: accountType, reason: 'テスト' } })).ok()).toBe(true);
   await request.patch('/console/v1/user', { headers: auth(login.token), data: { display_name: name } });
   return { ...login, user: { ...login.user, account_type: accountType, display_name: name } };
 }

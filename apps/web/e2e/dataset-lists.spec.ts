@@ -39,7 +39,7 @@ test('more than 100 datasets: every one reachable by paging and search, pickable
   const tag = `e2e${Date.now().toString(36)}`;
   const login = await signInByApi(request, uniqueEmail('many'));
   const admin = adminSession();
-  expect((await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider' } })).ok()).toBe(true);
+  expect((await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } })).ok()).toBe(true);
   const provider = { ...login, user: { ...login.user, account_type: 'data_provider' as const } };
 
   // Created oldest first with falling numbers: 第129号 is the oldest and the last by name, so

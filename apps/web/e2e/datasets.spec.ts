@@ -11,7 +11,7 @@ async function makeProvider(request: APIRequestContext, name: string) {
   const email = uniqueEmail('provider');
   const login = await signInByApi(request, email);
   const admin = adminSession();
-  const res = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider' } });
+  const res = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } });
   expect(res.ok()).toBe(true);
   await request.patch('/console/v1/user', { headers: auth(login.token), data: { display_name: name } });
   return { ...login, user: { ...login.user, account_type: 'data_provider' as const, display_name: name }, email };

@@ -12,7 +12,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 async function setUp(request: APIRequestContext) {
   const login = await signInByApi(request, uniqueEmail('roundtrip'));
   const admin = adminSession();
-  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider' } });
+  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } });
   const create = async (name: string) =>
     (await (await request.post('/console/v1/datasets/public/create', { headers: auth(login.token), data: { name, price_per_search: 0 } })).json()).data.dataset_id as string;
   const first = await create('渋谷の店舗データ');

@@ -10,7 +10,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 async function providerWithDatasets(request: APIRequestContext) {
   const login = await signInByApi(request, uniqueEmail('poiadmin'));
   const admin = adminSession();
-  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider' } });
+  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } });
   const create = async (name: string) =>
     (await (await request.post('/console/v1/datasets/public/create', { headers: auth(login.token), data: { name, price_per_search: 0 } })).json()).data.dataset_id as string;
   return { login: { ...login, user: { ...login.user, account_type: 'data_provider' as const } }, first: await create('東京の店舗'), second: await create('移動先データ') };

@@ -12,7 +12,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function provider(request: APIRequestContext) {
   const login = await signInByApi(request, uniqueEmail('totals'));
-  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(adminSession().token), data: { account_type: 'data_provider' } });
+  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(adminSession().token), data: { account_type: 'data_provider', reason: 'テスト' } });
   return { ...login, user: { ...login.user, account_type: 'data_provider' as const } };
 }
 

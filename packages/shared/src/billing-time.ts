@@ -21,6 +21,12 @@ export function monthRange(yearMonth: string): { start: Date; end: Date } {
   };
 }
 
+/** The first instant of a 'YYYY-MM-DD' day in Japan time. */
+export function startOfDay(day: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) - OFFSET_MS);
+}
+
 /** The end of a 'YYYY-MM-DD' day in Japan time: the first instant of the next day. */
 export function endOfDay(day: string): Date {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];

@@ -28,6 +28,7 @@ export const messages = {
   sessionExpired: 'セッションの有効期限が切れました。再度ログインしてください',
   forbidden: 'この操作を行う権限がありません',
   accountSuspended: 'このアカウントは停止されています。サポートにお問い合わせください',
+  corporateSuspended: '所属する法人アカウントが停止されているため、APIを利用できません。法人アカウントの管理者にお問い合わせください',
   notFound: 'お探しのリソースが見つかりません',
   validationFailed: '入力内容に誤りがあります',
   invalidCharacter: '使用できない文字(NUL文字など)が含まれています',

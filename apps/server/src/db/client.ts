@@ -40,6 +40,8 @@ export interface Database {
    */
   knnDb?: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL: the connection URL (for connections of their own, such as LISTEN). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       knnDb: drizzlePg(knnPool),
       engine: 'postgres',
+      url: options.url,
       close: async () => {
         await Promise.all([pool.end(), knnPool.end()]);
       },

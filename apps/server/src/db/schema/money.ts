@@ -260,5 +260,7 @@ export const auditLogs = pgTable(
     index('audit_logs_occurred_idx').on(t.occurredAt),
     index('audit_logs_target_idx').on(t.targetType, t.targetId, t.occurredAt),
     index('audit_logs_actor_idx').on(t.actorId, t.occurredAt),
+    index('audit_logs_actor_email_idx').on(t.actorEmail, t.occurredAt),
+    index('audit_logs_action_idx').on(t.action, t.occurredAt),
   ],
 );

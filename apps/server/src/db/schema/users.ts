@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
@@ -22,5 +23,18 @@ export const users = pgTable(
     /** Why the user was suspended or reactivated (admin), shown on the admin screens. */
     statusReason: text('status_reason'),
   },
-  (t) => [index('users_account_type_idx').on(t.accountType, t.createdAt), index('users_corporate_idx').on(t.corporateAccountId)],
+  (t) => [
+    index('users_account_type_idx').on(t.accountType, t.createdAt),
+    index('users_corporate_idx').on(t.corporateAccountId),
+    // The admin list's orders, each with the id tie-breaker (read backwards for descending).
+    index('users_created_idx').on(t.createdAt, t.id),
+    index('users_display_name_idx').on(t.displayName, t.id),
+    index('users_last_login_idx').on(t.lastLoginAt, t.id),
+    index('users_email_order_idx').on(t.email, t.id),
+    // The admin search: e-mail and display name, folded as the searches fold (NFKC, lower case).
+    index('users_search_trgm_idx').using(
+      'gin',
+      sql`(lower(normalize(${t.email}, NFKC)) || ' ' || lower(normalize(coalesce(${t.displayName}, ''), NFKC))) gin_trgm_ops`,
+    ),
+  ],
 );

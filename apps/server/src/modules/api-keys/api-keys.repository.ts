@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { apiKeys } from '../../db/schema/billing';
+import { corporateAccounts } from '../../db/schema/money';
 import { users } from '../../db/schema/users';
 import type { UserRow } from '../users/users.repository';
 
@@ -15,11 +16,21 @@ export async function findApiKey(ex: Executor, id: string, options: { forUpdate?
   return (options.forUpdate ? await query.for('update') : await query)[0];
 }
 
-/** The key with this hash and its owner, in one round trip. */
-export async function findApiKeyByHash(ex: Executor, keyHash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
-  const rows = await ex.select({ key: apiKeys, user: users }).from(apiKeys).innerJoin(users, eq(users.id, apiKeys.userId)).where(eq(apiKeys.keyHash, keyHash)).limit(1);
+/** The key with this hash, its owner and the status of the owner's corporate account, in one round trip. */
+export async function findApiKeyByHash(
+  ex: Executor,
+  keyHash: string,
+): Promise<{ key: ApiKeyRow; user: UserRow; corporateStatus: CorporateStatus | null } | undefined> {
+  const rows = await ex
+    .select({ key: apiKeys, user: users, corporateStatus: corporateAccounts.status })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .leftJoin(corporateAccounts, eq(corporateAccounts.id, users.corporateAccountId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
   return rows[0];
 }
+type CorporateStatus = (typeof corporateAccounts.$inferSelect)['status'];
 
 /** Keys that count against the account's maximum: not revoked, not expired, not being rotated out. */
 export async function countLiveApiKeys(ex: Executor, userId: string): Promise<number> {

@@ -42,6 +42,8 @@ export function parseExpiry(value: string): Date {
 export interface ResolvedKey {
   key: repo.ApiKeyRow;
   user: UserRow;
+  /** The status of the corporate account the user belongs to (null: none). */
+  corporateStatus: 'pending' | 'active' | 'suspended' | 'rejected' | null;
 }
 
 export interface ApiKeysService {

@@ -25,6 +25,7 @@ import { computeCharges } from './charges';
 import { freeSearchesOfUsers, monthUsage, userTargets, corporateMembers } from './close.repository';
 import { mergeUsage, monthlyFeeSenFor } from './close.service';
 import { toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
+import { csvDocument } from '../../lib/csv';
 
 export const INVOICE_NOT_FOUND = '請求書が見つかりません';
 export const BILLING_MEMBER_FORBIDDEN = '請求情報を閲覧・変更できるのは法人アカウントのオーナーと請求担当者のみです';
@@ -50,13 +51,6 @@ const STATUS_LABELS: Record<InvoiceRow['status'], string> = {
 const METHOD_LABELS = { card: 'クレジットカード', bank_transfer: '銀行振込' } as const;
 
 const CSV_HEADERS = ['請求書番号', '対象年月', '発行日', '支払期限', '宛名', '小計(円)', '消費税(円)', '合計(円)', 'クレジット充当(円)', '入金済(円)', '未払残高(円)', '支払方法', '状態'];
-
-function csvCell(value: string | number | null): string {
-  const s = value === null ? '' : String(value);
-  // A leading =, +, - or @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export function createBillingService(deps: { db: Db; config: Pick<Config, 'stripe' | 'bank'>; pricing: PricingService; now?: () => Date }): BillingService {
   const { db, config } = deps;
@@ -209,13 +203,13 @@ export function createBillingService(deps: { db: Db; config: Pick<Config, 'strip
       const { rows } = account
         ? await repo.listInvoices(db, account.id, { issuedFrom: query.issued_from, issuedTo: query.issued_to, amountMin: query.amount_min, amountMax: query.amount_max })
         : { rows: [] };
-      const lines = rows.map((r) => {
-        const s = toInvoiceSummary(r);
-        return [s.number, s.year_month, s.issue_date, s.due_date, s.addressee, s.subtotal, s.tax, s.total, s.credit_applied, s.paid, s.remaining, METHOD_LABELS[s.payment_method], STATUS_LABELS[s.status]]
-          .map(csvCell)
-          .join(',');
-      });
-      return `\uFEFF${[CSV_HEADERS.join(','), ...lines].join('\r\n')}\r\n`;
+      return csvDocument(
+        CSV_HEADERS,
+        rows.map((r) => {
+          const s = toInvoiceSummary(r);
+          return [s.number, s.year_month, s.issue_date, s.due_date, s.addressee, s.subtotal, s.tax, s.total, s.credit_applied, s.paid, s.remaining, METHOD_LABELS[s.payment_method], STATUS_LABELS[s.status]];
+        }),
+      );
     },
 
     async invoiceDetail(user, id) {

@@ -14,6 +14,8 @@ export interface ActivationOptions {
   creditLimitYen?: number | null;
   paymentTerms?: string;
   reason?: string | null;
+  /** The audit action of the account's row (default: activated or reactivated). */
+  auditAction?: string;
 }
 
 export interface ActivationResult {
@@ -78,7 +80,7 @@ export async function activateCorporateAccount(ex: Executor, actor: AuditActor, 
     billing = changed!;
   }
   await writeAudit(ex, actor, {
-    action: corp.status === 'pending' ? 'corporate_account.activated' : 'corporate_account.reactivated',
+    action: options.auditAction ?? (corp.status === 'pending' ? 'corporate_account.activated' : 'corporate_account.reactivated'),
     targetType: 'corporate_account',
     targetId: corp.id,
     before: { status: corp.status, credit_limit: corp.creditLimitYen, payment_terms: corp.paymentTerms },

@@ -54,7 +54,7 @@ export function toCorporateApplication(row: CorporateAccountRow): CorporateAppli
   };
 }
 
-const normalizePostal = (p: string) => (/^\d{7}$/.test(p) ? `${p.slice(0, 3)}-${p.slice(3)}` : p);
+export const normalizePostal = (p: string) => (/^\d{7}$/.test(p) ? `${p.slice(0, 3)}-${p.slice(3)}` : p);
 
 /**
  * Upgrade and corporate applications (BILLING.md "Account types and upgrade"): the plans in force,

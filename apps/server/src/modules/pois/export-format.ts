@@ -1,26 +1,10 @@
 import { formatTagCell } from '@poi/shared/tag-cell';
 import type { PoiRow } from './pois.repository';
+import { csvCell } from '../../lib/csv';
+
+export { csvCell };
 
 export const EXPORT_COLUMNS = ['poi_id', 'name', 'latitude', 'longitude', 'address', 'category', 'description', 'phone', 'website', 'image_url', 'tags'] as const;
-
-/**
- * Cells a spreadsheet could run as a formula (CSV injection) start with one of these, in half or
- * full width (Excel reads ＝ as =), or with tab / CR; a cell starting with ' gets the prefix too,
- * so the import can always remove exactly one leading '.
- */
-const NEEDS_PREFIX = /^[=+\-@＝＋－＠\t\r']/;
-
-/**
- * A CSV cell. Text in NEEDS_PREFIX is prefixed with ', which Excel shows as a text marker and the
- * import removes again (import-parser `unprotect`): export → import gives back every byte.
- * Numbers are written as they are.
- */
-export function csvCell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  const safe = NEEDS_PREFIX.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 /**
  * Content-Disposition for a download named after its dataset: RFC 5987's filename* in UTF-8 for

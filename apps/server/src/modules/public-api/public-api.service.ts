@@ -170,6 +170,7 @@ export function createPublicApiService(deps: {
       if (status === 'revoked') return reject('UNAUTHORIZED', publicApiMessages.keyRevoked);
       if (status === 'expired') return reject('UNAUTHORIZED', publicApiMessages.keyExpired);
       if (resolved.user.status !== 'active') return reject('ACCOUNT_SUSPENDED', messages.accountSuspended);
+      if (resolved.corporateStatus === 'suspended') return reject('ACCOUNT_SUSPENDED', messages.corporateSuspended);
 
       const version = await pricing.versionAt(resolved.user.accountType, new Date());
       const rate = await limiter.hit(`user:${resolved.user.id}`, version.rateLimitPerMinute);

@@ -1,41 +1,89 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  adminReasonBodySchema,
+  adminUserCsvQuerySchema,
+  adminUserDetailResponseSchema,
   adminUserListQuerySchema,
   adminUserListResponseSchema,
   adminUserResponseSchema,
+  auditLogListResponseSchema,
+  auditLogQuerySchema,
   changeAccountTypeBodySchema,
   userIdParamsSchema,
 } from '@poi/shared/schemas/user';
-import { requireSignIn, requireUser } from '../../plugins/auth';
-import type { UserRow } from './users.repository';
+import { attachment } from '../../lib/csv';
+import { requireSignIn } from '../../plugins/auth';
+import { errorResponses } from '../../plugins/openapi';
+import { actorOf } from '../audit/audit';
+import type { AdminUsersService } from './admin-users.service';
+import { toAuditEntry } from './admin-users.service';
+import type { AdminUserRow } from './users.repository';
 import { toUser } from './users.mapper';
-import type { UsersService } from './users.service';
 
-const toAdminUser = (row: UserRow) => ({
+export const toAdminUser = (row: AdminUserRow) => ({
   ...toUser(row),
   status: row.status,
+  status_reason: row.statusReason,
   created_at: row.createdAt.toISOString(),
   last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+  corporate_account_id: row.corporateAccountId,
+  corporate_role: row.corporateRole,
+  payment_method: row.paymentMethod,
 });
 
-export const adminUserRoutes: FastifyPluginAsyncZod<{ usersService: UsersService }> = async (app, { usersService }) => {
+/** Admin calls on users and the audit log (spec 7 "Admin", issue 14); admin role only. */
+export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersService }> = async (app, { adminUsers }) => {
   const tags = ['管理: ユーザー'];
   requireSignIn(app, 'admin');
 
   app.get(
     '/admin/users',
-    { schema: { tags, summary: 'ユーザー一覧', querystring: adminUserListQuerySchema, response: { 200: adminUserListResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'ユーザー一覧(検索・絞り込み・並び替え・ページング、totalは正確な件数)',
+        querystring: adminUserListQuerySchema,
+        response: { 200: adminUserListResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
     async (request) => {
-      const q = request.query;
-      const { rows, total } = await usersService.list({ accountType: q.account_type, keyword: q.keyword, limit: q.limit, offset: q.offset });
+      const { rows, total } = await adminUsers.list(request.query);
       return { success: true as const, data: { users: rows.map(toAdminUser), total } };
     },
   );
 
   app.get(
+    '/admin/users.csv',
+    {
+      schema: {
+        tags,
+        summary: 'ユーザー一覧のCSV(絞り込みに合う全件、UTF-8 BOM付き)',
+        querystring: adminUserCsvQuerySchema,
+        produces: ['text/csv'],
+        response: errorResponses(400, 401, 403),
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', attachment('users.csv', 'ユーザー一覧.csv'))
+        .send(await adminUsers.csv(request.query)),
+  );
+
+  app.get(
     '/admin/users/:id',
-    { schema: { tags, summary: 'ユーザー詳細', params: userIdParamsSchema, response: { 200: adminUserResponseSchema } } },
-    async (request) => ({ success: true as const, data: { user: toAdminUser(await usersService.get(request.params.id)) } }),
+    {
+      schema: {
+        tags,
+        summary: 'ユーザー詳細(今月の利用、APIキー、請求書、監査ログ)',
+        params: userIdParamsSchema,
+        response: { 200: adminUserDetailResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const d = await adminUsers.detail(request.params.id);
+      return { success: true as const, data: { ...d, user: toAdminUser(d.user), audit: d.audit.map(toAuditEntry) } };
+    },
   );
 
   app.post(
@@ -43,30 +91,68 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ usersService: UsersService
     {
       schema: {
         tags,
-        summary: 'アカウント種別の変更',
+        summary: 'アカウント種別(と管理者権限)の変更。理由は必須。最後の有効な管理者は降格できない',
+        description: 'データ提供者から(へ)の変更でも、すでに発生した収益は当時の受取人のまま変わりません。',
         params: userIdParamsSchema,
         body: changeAccountTypeBodySchema,
-        response: { 200: adminUserResponseSchema },
+        response: { 200: adminUserResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => ({
       success: true as const,
-      data: { user: toAdminUser(await usersService.changeType(request.params.id, request.body.account_type)) },
+      data: { user: toAdminUser(await adminUsers.changeType(actorOf(request), request.params.id, request.body)) },
     }),
   );
 
   app.post(
     '/admin/users/:id/suspend',
-    { schema: { tags, summary: 'ユーザーの停止(全セッションを無効化)', params: userIdParamsSchema, response: { 200: adminUserResponseSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'ユーザーの停止(理由必須)',
+        description:
+          '全セッションとAPIキーを即時に無効化します(PostgreSQLでは他のインスタンスにも通知で即時に伝わり、通知が届かない場合でも10秒以内)。最後の有効な管理者と自分自身は停止できません。',
+        params: userIdParamsSchema,
+        body: adminReasonBodySchema,
+        response: { 200: adminUserResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
     async (request) => ({
       success: true as const,
-      data: { user: toAdminUser(await usersService.suspend(requireUser(request).id, request.params.id)) },
+      data: { user: toAdminUser(await adminUsers.suspend(actorOf(request), request.params.id, request.body.reason)) },
     }),
   );
 
   app.post(
     '/admin/users/:id/activate',
-    { schema: { tags, summary: 'ユーザーの有効化', params: userIdParamsSchema, response: { 200: adminUserResponseSchema } } },
-    async (request) => ({ success: true as const, data: { user: toAdminUser(await usersService.activate(request.params.id)) } }),
+    {
+      schema: {
+        tags,
+        summary: 'ユーザーの再開(理由必須)',
+        params: userIdParamsSchema,
+        body: adminReasonBodySchema,
+        response: { 200: adminUserResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { user: toAdminUser(await adminUsers.activate(actorOf(request), request.params.id, request.body.reason)) },
+    }),
+  );
+
+  app.get(
+    '/admin/audit-logs',
+    {
+      schema: {
+        tags: ['管理: 監査ログ'],
+        summary: '監査ログ(新しい順。操作者・対象・操作・期間で絞り込み)',
+        querystring: auditLogQuerySchema,
+        response: { 200: auditLogListResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { entries, total } = await adminUsers.auditLogs(request.query);
+      return { success: true as const, data: { entries: entries.map(toAuditEntry), total } };
+    },
   );
 };

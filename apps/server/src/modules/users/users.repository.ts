@@ -1,8 +1,12 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { endOfDay, startOfDay } from '@poi/shared/billing-time';
+import type { AdminUserListFilter } from '@poi/shared/schemas/user';
 import type { AccountType } from '@poi/shared/roles';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { users } from '../../db/schema/users';
+import { billingAccounts } from '../../db/schema/money';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -43,54 +47,107 @@ export async function updateDisplayName(ex: Executor, id: string, displayName: s
   return rows[0];
 }
 
-export async function updateAccountType(ex: Executor, id: string, accountType: AccountType): Promise<UserRow | undefined> {
-  const rows = await ex
-    .update(users)
-    .set({ accountType, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return rows[0];
-}
+/** A user row with the payment method of the account that pays for them (theirs or their company's). */
+export type AdminUserRow = UserRow & { paymentMethod: 'card' | 'bank_transfer' | null };
 
-export async function updateStatus(ex: Executor, id: string, status: 'active' | 'suspended'): Promise<UserRow | undefined> {
-  const rows = await ex
-    .update(users)
-    .set({ status, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return rows[0];
-}
-
-export interface UserListFilter {
-  accountType?: AccountType;
-  keyword?: string;
-  limit: number;
-  offset: number;
-}
+const ownAccount = alias(billingAccounts, 'own_account');
+const companyAccount = alias(billingAccounts, 'company_account');
+const paymentMethodColumn = sql<'card' | 'bank_transfer' | null>`coalesce(${ownAccount.paymentMethod}, ${companyAccount.paymentMethod})`;
 
 /**
  * E-mail or display name contains the keyword, both sides folded as the searches fold them
- * (NFKC, lower case: ＴＡＲＯ finds taro@…, ﾀﾛｳ finds タロウ). No index: the pickers ask for one
- * account type, and users are few next to POIs.
+ * (NFKC, lower case: ＴＡＲＯ finds taro@…, ﾀﾛｳ finds タロウ), served by the trigram index on the
+ * same expression (users_search_trgm_idx); a keyword that is a user id finds that user.
  */
 function userKeywordCondition(keyword: string | undefined): SQL | undefined {
   const normalized = keyword ? normalizeSearchText(keyword) : '';
   if (!normalized) return undefined;
   const pattern = `%${escapeLike(normalized)}%`;
-  return sql`(lower(normalize(${users.email}, NFKC)) LIKE ${pattern} OR lower(normalize(coalesce(${users.displayName}, ''), NFKC)) LIKE ${pattern})`;
+  const text = sql`(lower(normalize(${users.email}, NFKC)) || ' ' || lower(normalize(coalesce(${users.displayName}, ''), NFKC)))`;
+  const byId = UUID.test(normalized) ? sql` OR ${users.id} = ${normalized}::uuid` : sql``;
+  return sql`(${text} LIKE ${pattern}${byId})`;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const SORT_COLUMNS = {
+  created_at: users.createdAt,
+  email: users.email,
+  display_name: users.displayName,
+  last_login_at: users.lastLoginAt,
+} as const;
+
+function adminUserWhere(f: Omit<AdminUserListFilter, 'limit' | 'offset' | 'sort' | 'order'>): SQL | undefined {
+  const conditions = [
+    f.account_type ? eq(users.accountType, f.account_type) : undefined,
+    f.role ? eq(users.role, f.role) : undefined,
+    f.status ? eq(users.status, f.status) : undefined,
+    f.created_from ? gte(users.createdAt, startOfDay(f.created_from)) : undefined,
+    f.created_to ? lt(users.createdAt, endOfDay(f.created_to)) : undefined,
+    f.payment_method === 'none'
+      ? sql`${ownAccount.id} IS NULL AND ${companyAccount.id} IS NULL`
+      : f.payment_method
+        ? sql`${paymentMethodColumn} = ${f.payment_method}`
+        : undefined,
+    userKeywordCondition(f.q ?? f.keyword),
+  ].filter((c) => c !== undefined);
+  return conditions.length ? and(...conditions) : undefined;
 }
 
-export async function listUsers(ex: Executor, f: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
-  const conditions = [
-    f.accountType ? eq(users.accountType, f.accountType) : undefined,
-    userKeywordCondition(f.keyword),
-  ].filter((c) => c !== undefined);
-  const where = conditions.length ? and(...conditions) : undefined;
+function adminUserQuery(ex: Executor, where: SQL | undefined) {
+  return ex
+    .select({ user: users, paymentMethod: paymentMethodColumn })
+    .from(users)
+    .leftJoin(ownAccount, eq(ownAccount.userId, users.id))
+    .leftJoin(companyAccount, eq(companyAccount.corporateAccountId, users.corporateAccountId))
+    .where(where);
+}
+
+/**
+ * The admin user list: a page in the chosen order (the id last, in the same direction, so pages
+ * never overlap) and the exact total. The count joins the billing accounts only when the
+ * payment-method filter needs them.
+ */
+export async function listAdminUsers(ex: Executor, f: Omit<AdminUserListFilter, 'limit' | 'offset'> & { limit?: number; offset?: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
+  const where = adminUserWhere(f);
+  const dir = f.order === 'asc' ? asc : desc;
+  const page = adminUserQuery(ex, where).orderBy(dir(SORT_COLUMNS[f.sort]), dir(users.id));
+  const countQuery = f.payment_method
+    ? ex
+        .select({ total: sql<number>`count(*)::int` })
+        .from(users)
+        .leftJoin(ownAccount, eq(ownAccount.userId, users.id))
+        .leftJoin(companyAccount, eq(companyAccount.corporateAccountId, users.corporateAccountId))
+        .where(where)
+    : ex.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
   const [rows, count] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(asc(users.createdAt), asc(users.id)).limit(f.limit).offset(f.offset),
-    ex.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
+    f.limit === undefined ? page : page.limit(f.limit).offset(f.offset ?? 0),
+    f.limit === undefined ? Promise.resolve([{ total: -1 }]) : countQuery,
   ]);
-  return { rows, total: count[0]?.total ?? 0 };
+  const list = rows.map((r) => ({ ...r.user, paymentMethod: r.paymentMethod }));
+  return { rows: list, total: f.limit === undefined ? list.length : (count[0]?.total ?? 0) };
+}
+
+export async function findAdminUser(ex: Executor, id: string): Promise<AdminUserRow | undefined> {
+  const rows = await adminUserQuery(ex, eq(users.id, id)).limit(1);
+  return rows[0] ? { ...rows[0].user, paymentMethod: rows[0].paymentMethod } : undefined;
+}
+
+/** Active administrators other than the given user (the caller holds the admins' row locks). */
+export async function countOtherActiveAdmins(ex: Executor, exceptId: string): Promise<number> {
+  const rows = await ex.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM ${users} WHERE ${users.role} = 'admin' AND ${users.status} = 'active' AND ${users.id} <> ${exceptId}`,
+  );
+  return Number(rows.rows[0]?.n ?? 0);
+}
+
+export async function updateStatusWithReason(ex: Executor, id: string, status: 'active' | 'suspended', reason: string): Promise<UserRow | undefined> {
+  const rows = await ex.update(users).set({ status, statusReason: reason, updatedAt: new Date() }).where(eq(users.id, id)).returning();
+  return rows[0];
 }
 
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function updateTypeAndRole(ex: Executor, id: string, accountType: AccountType, role: 'user' | 'admin'): Promise<UserRow | undefined> {
+  const rows = await ex.update(users).set({ accountType, role, updatedAt: new Date() }).where(eq(users.id, id)).returning();
+  return rows[0];
+}

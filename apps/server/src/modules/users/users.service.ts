@@ -1,18 +1,11 @@
-import type { AccountType } from '@poi/shared/roles';
 import { messages } from '@poi/shared/messages';
 import type { Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
-import { revokeUserSessions } from '../auth/auth.repository';
 import * as repo from './users.repository';
 
 export interface UsersService {
   updateProfile(userId: string, displayName: string): Promise<repo.UserRow>;
-  list(filter: repo.UserListFilter): Promise<{ rows: repo.UserRow[]; total: number }>;
-  get(id: string): Promise<repo.UserRow>;
-  changeType(id: string, accountType: AccountType): Promise<repo.UserRow>;
-  suspend(actorId: string, id: string): Promise<repo.UserRow>;
-  activate(id: string): Promise<repo.UserRow>;
 }
 
 export function createUsersService(deps: { db: Db; changes?: ChangeFeed }): UsersService {
@@ -29,26 +22,6 @@ export function createUsersService(deps: { db: Db; changes?: ChangeFeed }): User
   return {
     async updateProfile(userId, displayName) {
       return changed(found(await repo.updateDisplayName(db, userId, displayName)));
-    },
-    list: (filter) => repo.listUsers(db, filter),
-    async get(id) {
-      return found(await repo.findUserById(db, id));
-    },
-    async changeType(id, accountType) {
-      return changed(found(await repo.updateAccountType(db, id, accountType)));
-    },
-    async suspend(actorId, id) {
-      if (actorId === id) throw new AppError('BAD_REQUEST', messages.cannotSuspendSelf);
-      // Suspension and the end of every session of the user happen together or not at all.
-      const row = await db.transaction(async (tx) => {
-        const suspended = found(await repo.updateStatus(tx, id, 'suspended'));
-        await revokeUserSessions(tx, id);
-        return suspended;
-      });
-      return changed(row);
-    },
-    async activate(id) {
-      return changed(found(await repo.updateStatus(db, id, 'active')));
     },
   };
 }

@@ -1,0 +1,219 @@
+import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import type { AdminUserDetail, AdminUserListFilter, AuditLogFilter } from '@poi/shared/schemas/user';
+import type { AccountType, Role } from '@poi/shared/roles';
+import { endOfDay, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
+import type { Db, Executor } from '../../db/client';
+import { apiKeys, usageDaily } from '../../db/schema/billing';
+import { auditLogs, billingAccounts, invoices } from '../../db/schema/money';
+import type { ChangeFeed } from '../../lib/change-feed';
+import { csvDocument } from '../../lib/csv';
+import { AppError } from '../../lib/errors';
+import { revokeUserSessions } from '../auth/auth.repository';
+import { writeAudit, type AuditActor } from '../audit/audit';
+import * as repo from './users.repository';
+
+export const LAST_ADMIN_MESSAGE = '有効な管理者が他にいないため、この操作はできません';
+export const SELF_DEMOTE_MESSAGE = '自分自身の管理者権限は外せません';
+export const ALREADY_STATUS = { active: 'このユーザーはすでに有効です', suspended: 'このユーザーはすでに停止されています' } as const;
+
+export type AuditRow = typeof auditLogs.$inferSelect;
+
+/**
+ * The admin side of users (issue 14): list with filters, CSV, detail, type and role changes,
+ * suspension. Every change and its audit row commit together; caches of this instance forget the
+ * user at once, and other instances on PostgreSQL at once through the change feed's NOTIFY (at
+ * worst, with the notification lost, within the 5 s session and 10 s API-key cache lifetimes).
+ */
+export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; now?: () => Date }) {
+  const { db, changes } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  const mustFind = async (ex: Executor, id: string) => {
+    const row = await repo.findAdminUser(ex, id);
+    if (!row) throw new AppError('NOT_FOUND', 'ユーザーが見つかりません');
+    return row;
+  };
+
+  /**
+   * Locks the target and every administrator, always in id order, before reading the target: two
+   * admins suspending or demoting each other at once are then serialised (never deadlocked), and
+   * the second sees the first's change when it counts the admins left.
+   */
+  const lockAndFind = async (tx: Executor, id: string) => {
+    await tx.execute(sql`SELECT id FROM users WHERE role = 'admin' OR id = ${id} ORDER BY id FOR UPDATE`);
+    return mustFind(tx, id);
+  };
+
+  /** An active admin losing admin rights (suspension or demotion) must leave another active admin. */
+  async function assertNotLastAdmin(ex: Executor, row: repo.AdminUserRow) {
+    if (row.role !== 'admin' || row.status !== 'active') return;
+    if ((await repo.countOtherActiveAdmins(ex, row.id)) === 0) throw new AppError('CONFLICT', LAST_ADMIN_MESSAGE);
+  }
+
+  const snapshot = (u: repo.AdminUserRow | repo.UserRow) => ({ account_type: u.accountType, role: u.role, status: u.status, status_reason: u.statusReason });
+
+  return {
+    list: (filter: AdminUserListFilter) => repo.listAdminUsers(db, filter),
+
+    async csv(filter: Omit<AdminUserListFilter, 'limit' | 'offset'>): Promise<string> {
+      const { rows } = await repo.listAdminUsers(db, filter);
+      return csvDocument(
+        ['ユーザーID', 'メールアドレス', '表示名', '権限', 'アカウント種別', '状態', '状態の理由', '支払方法', '法人アカウントID', '登録日時', '最終ログイン'],
+        rows.map((u) => [
+          u.id,
+          u.email,
+          u.displayName,
+          u.role,
+          u.accountType,
+          u.status,
+          u.statusReason,
+          u.paymentMethod,
+          u.corporateAccountId,
+          u.createdAt.toISOString(),
+          u.lastLoginAt?.toISOString() ?? null,
+        ]),
+      );
+    },
+
+    async detail(id: string): Promise<Omit<AdminUserDetail, 'user' | 'audit'> & { user: repo.AdminUserRow; audit: AuditRow[] }> {
+      const user = await mustFind(db, id);
+      const yearMonth = yearMonthOf(now());
+      const { start, end } = monthRange(yearMonth);
+      const first = yearMonthOf(start) + '-01';
+      const [usage, keys, invoiceRows, audit] = await Promise.all([
+        db
+          .select({
+            searches: sql<string>`coalesce(sum(${usageDaily.searches}), 0)`,
+            free: sql<string>`coalesce(sum(${usageDaily.freeSearches}), 0)`,
+            amountSen: sql<string>`coalesce(sum(${usageDaily.amountSen}), 0)`,
+          })
+          .from(usageDaily)
+          .where(and(eq(usageDaily.userId, id), gte(usageDaily.day, first), lt(usageDaily.day, yearMonthOf(end) + '-01'))),
+        db.select().from(apiKeys).where(eq(apiKeys.userId, id)).orderBy(desc(apiKeys.createdAt)),
+        db
+          .select({
+            id: invoices.id,
+            number: invoices.number,
+            yearMonth: invoices.yearMonth,
+            status: invoices.status,
+            totalYen: invoices.totalYen,
+            dueDate: invoices.dueDate,
+          })
+          .from(invoices)
+          .innerJoin(billingAccounts, eq(billingAccounts.id, invoices.billingAccountId))
+          .where(
+            user.corporateAccountId
+              ? or(eq(billingAccounts.userId, id), eq(billingAccounts.corporateAccountId, user.corporateAccountId))
+              : eq(billingAccounts.userId, id),
+          )
+          .orderBy(desc(invoices.yearMonth), desc(invoices.id))
+          .limit(24),
+        db
+          .select()
+          .from(auditLogs)
+          .where(and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, id)))
+          .orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id))
+          .limit(50),
+      ]);
+      const u = usage[0]!;
+      return {
+        user,
+        usage_this_month: { year_month: yearMonth, searches: Number(u.searches), free_searches: Number(u.free), amount: Number(u.amountSen) / 100 },
+        api_keys: keys.map((k) => ({
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          created_at: k.createdAt.toISOString(),
+          last_used_at: k.lastUsedAt?.toISOString() ?? null,
+          expires_at: k.expiresAt?.toISOString() ?? null,
+          revoked_at: k.revokedAt?.toISOString() ?? null,
+        })),
+        invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, due_date: i.dueDate })),
+        audit,
+      };
+    },
+
+    /**
+     * Account type and, optionally, the admin role. Revenue already earned stays with its
+     * recipient whatever the new type: usage rows carry the recipient of the time.
+     */
+    async changeType(actor: AuditActor, id: string, body: { account_type: AccountType; role?: Role; reason: string }) {
+      const row = await db.transaction(async (tx) => {
+        const before = await lockAndFind(tx, id);
+        if (body.role === 'user' && before.role === 'admin') {
+          if (actor.id === id) throw new AppError('BAD_REQUEST', SELF_DEMOTE_MESSAGE);
+          await assertNotLastAdmin(tx, before);
+        }
+        const updated = await repo.updateTypeAndRole(tx, id, body.account_type, body.role ?? before.role);
+        await writeAudit(tx, actor, {
+          action: 'user.change_type',
+          targetType: 'user',
+          targetId: id,
+          before: snapshot(before),
+          after: { ...snapshot(updated!), reason: body.reason },
+        });
+        return updated!;
+      });
+      changes?.changed('user', id);
+      return mustFind(db, row.id);
+    },
+
+    async suspend(actor: AuditActor, id: string, reason: string) {
+      if (actor.id === id) throw new AppError('BAD_REQUEST', '自分自身のアカウントは停止できません');
+      await db.transaction(async (tx) => {
+        const before = await lockAndFind(tx, id);
+        if (before.status === 'suspended') throw new AppError('CONFLICT', ALREADY_STATUS.suspended);
+        await assertNotLastAdmin(tx, before);
+        const updated = await repo.updateStatusWithReason(tx, id, 'suspended', reason);
+        await revokeUserSessions(tx, id);
+        await writeAudit(tx, actor, { action: 'user.suspend', targetType: 'user', targetId: id, before: snapshot(before), after: { ...snapshot(updated!), reason } });
+      });
+      changes?.changed('user', id);
+      return mustFind(db, id);
+    },
+
+    async activate(actor: AuditActor, id: string, reason: string) {
+      await db.transaction(async (tx) => {
+        const before = await lockAndFind(tx, id);
+        if (before.status === 'active') throw new AppError('CONFLICT', ALREADY_STATUS.active);
+        const updated = await repo.updateStatusWithReason(tx, id, 'active', reason);
+        await writeAudit(tx, actor, { action: 'user.activate', targetType: 'user', targetId: id, before: snapshot(before), after: { ...snapshot(updated!), reason } });
+      });
+      changes?.changed('user', id);
+      return mustFind(db, id);
+    },
+
+    async auditLogs(q: AuditLogFilter) {
+      const actor = q.actor?.trim();
+      const conditions = [
+        actor ? (/^[0-9a-f-]{36}$/i.test(actor) ? eq(auditLogs.actorId, actor.toLowerCase()) : eq(auditLogs.actorEmail, actor.toLowerCase())) : undefined,
+        q.target_type ? eq(auditLogs.targetType, q.target_type) : undefined,
+        q.target_id ? eq(auditLogs.targetId, q.target_id) : undefined,
+        q.action ? eq(auditLogs.action, q.action) : undefined,
+        q.from ? gte(auditLogs.occurredAt, startOfDay(q.from)) : undefined,
+        q.to ? lt(auditLogs.occurredAt, endOfDay(q.to)) : undefined,
+      ].filter((c) => c !== undefined);
+      const where = conditions.length ? and(...conditions) : undefined;
+      const [entries, count] = await Promise.all([
+        db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset),
+        db.select({ total: sql<number>`count(*)::int` }).from(auditLogs).where(where),
+      ]);
+      return { entries, total: count[0]?.total ?? 0 };
+    },
+  };
+}
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;
+
+export const toAuditEntry = (r: AuditRow) => ({
+  id: r.id,
+  occurred_at: r.occurredAt.toISOString(),
+  actor_id: r.actorId,
+  actor_email: r.actorEmail,
+  action: r.action,
+  target_type: r.targetType,
+  target_id: r.targetId,
+  before: r.before ?? null,
+  after: r.after ?? null,
+  ip: r.ip,
+  request_id: r.requestId,
+});
