@@ -45,6 +45,7 @@ import { redactUrl } from './lib/redact-url';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { createApiKeysService } from './modules/api-keys/api-keys.service';
 import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
+import { createAdminPricingService } from './modules/pricing/admin-pricing.service';
 import { createPricingService } from './modules/pricing/pricing.service';
 import { publicApiRoutes } from './modules/public-api/public-api.routes';
 import { createPublicApiService } from './modules/public-api/public-api.service';
@@ -65,6 +66,8 @@ import { budgetRoutes } from './modules/billing/budgets.routes';
 import { createBudgetsService } from './modules/billing/budgets.service';
 import { adminTransferRoutes } from './modules/billing/admin-transfers.routes';
 import { adminCorporateRoutes } from './modules/billing/admin-corporate.routes';
+import { adminRevenueRoutes } from './modules/billing/admin-revenue.routes';
+import { createAdminRevenueService } from './modules/billing/admin-revenue.service';
 import { createAdminCorporateService } from './modules/billing/admin-corporate.service';
 import { commerceOf } from './modules/billing/commerce';
 import { commerceRoutes } from './modules/billing/commerce.routes';
@@ -285,7 +288,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(poiRoutes, { poisService });
       await api.register(apiKeyRoutes, { apiKeysService });
       await api.register(usageRoutes, { usageService });
-      await api.register(adminPricingRoutes, { pricingService });
+      await api.register(adminPricingRoutes, { pricingService, adminPricing: createAdminPricingService({ db: database.db, pricing: pricingService, changes }) });
       await api.register(billingRoutes, { billingService });
       await api.register(adminBillingRoutes, { closeService });
       await api.register(budgetRoutes, { budgetsService });
@@ -293,6 +296,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
       await api.register(adminTransferRoutes, { transfersService, corporateService });
       await api.register(adminCorporateRoutes, { adminCorporate });
+      await api.register(adminRevenueRoutes, { adminRevenue: createAdminRevenueService({ db: database.db, config }) });
       await api.register(upgradeRoutes, { corporateService, cardPaymentsAvailable: paymentsService.cardPaymentsAvailable });
       // Public: the 特定商取引法 notice is read before signing up.
       await api.register(commerceRoutes, { config });

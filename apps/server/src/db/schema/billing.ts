@@ -92,7 +92,11 @@ export const usageDaily = pgTable(
     freeSearches: bigint('free_searches', { mode: 'number' }).notNull(),
     amountSen: bigint('amount_sen', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day, t.apiKeyId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day, t.apiKeyId] }),
+    // The admin dashboard's searches today and this month: an index-only range of days.
+    index('usage_daily_day_idx').on(t.day, t.searches),
+  ],
 );
 
 /** The recipient id that stands for the platform (platform datasets, datasets without a provider). */
@@ -119,5 +123,7 @@ export const usageDatasetDaily = pgTable(
     primaryKey({ columns: [t.datasetId, t.day, t.userId, t.recipientId] }),
     index('usage_dataset_daily_user_idx').on(t.userId, t.day),
     index('usage_dataset_daily_recipient_idx').on(t.recipientId, t.day),
+    // The admin revenue views aggregate a whole month: index-only over its days.
+    index('usage_dataset_daily_day_idx').on(t.day, t.recipientId, t.datasetId, t.searches, t.amountSen, t.revenueUnits),
   ],
 );

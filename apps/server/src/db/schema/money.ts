@@ -82,6 +82,9 @@ export const billingAccounts = pgTable(
   },
   (t) => [
     uniqueIndex('billing_accounts_customer_number_key').on(t.customerNumber),
+    // The admin user list's payment-method filter: ids of the accounts paying one way, index-only.
+    index('billing_accounts_method_user_idx').on(t.paymentMethod, t.userId),
+    index('billing_accounts_method_corporate_idx').on(t.paymentMethod, t.corporateAccountId),
     uniqueIndex('billing_accounts_user_key').on(t.userId),
     uniqueIndex('billing_accounts_corporate_key').on(t.corporateAccountId),
     check('billing_accounts_owner', sql`(${t.kind} = 'individual' AND ${t.userId} IS NOT NULL AND ${t.corporateAccountId} IS NULL) OR (${t.kind} = 'corporate' AND ${t.corporateAccountId} IS NOT NULL AND ${t.userId} IS NULL)`),
@@ -143,6 +146,8 @@ export const invoices = pgTable(
     uniqueIndex('invoices_number_key').on(t.number),
     index('invoices_account_idx').on(t.billingAccountId, t.issueDate),
     index('invoices_status_idx').on(t.status, t.dueDate),
+    // A month's figures (admin revenue and dashboard) from the index alone.
+    index('invoices_month_figures_idx').on(t.yearMonth, t.kind, t.status, t.subtotalYen, t.taxYen, t.totalYen, t.paidYen, t.creditAppliedYen),
     check('invoices_amounts', sql`${t.subtotalYen} >= 0 AND ${t.taxYen} >= 0 AND ${t.totalYen} = ${t.subtotalYen} + ${t.taxYen} AND ${t.paidYen} >= 0 AND ${t.creditAppliedYen} >= 0`),
   ],
 );

@@ -22,6 +22,10 @@ export const users = pgTable(
     corporateRole: text('corporate_role', { enum: ['owner', 'billing', 'member'] }),
     /** Why the user was suspended or reactivated (admin), shown on the admin screens. */
     statusReason: text('status_reason'),
+    /** E-mail and display name folded as the searches fold them (NFKC, lower case): the admin search. */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(normalize(email, NFKC)) || ' ' || lower(normalize(coalesce(display_name, ''), NFKC))`,
+    ),
   },
   (t) => [
     index('users_account_type_idx').on(t.accountType, t.createdAt),
@@ -32,9 +36,6 @@ export const users = pgTable(
     index('users_last_login_idx').on(t.lastLoginAt, t.id),
     index('users_email_order_idx').on(t.email, t.id),
     // The admin search: e-mail and display name, folded as the searches fold (NFKC, lower case).
-    index('users_search_trgm_idx').using(
-      'gin',
-      sql`(lower(normalize(${t.email}, NFKC)) || ' ' || lower(normalize(coalesce(${t.displayName}, ''), NFKC))) gin_trgm_ops`,
-    ),
+    index('users_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );
