@@ -1,7 +1,7 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { GuestOnly, RequireAdmin, RequireAuth, RequireRevenueAccess } from './guards';
 import { lazyScreen } from './lazy-screen';
-import { PendingPage, Titled } from './titled';
+import { Titled } from './titled';
 
 // Each screen is its own chunk: the sign-in page does not carry the console, Leaflet loads on map
 // screens only and the API reference renderer on /docs/api only (budgets: bench/bundle-budget.ts).
@@ -36,6 +36,12 @@ const UpgradePage = lazyScreen(() => import('../features/upgrade/pages/upgrade-p
 const PaymentMethodPage = lazyScreen(() => import('../features/payment-method/pages/payment-method-page').then((m) => m.PaymentMethodPage));
 const PaymentCompletePage = lazyScreen(() => import('../features/payment-method/pages/payment-complete-page').then((m) => m.PaymentCompletePage));
 const RevenuePage = lazyScreen(() => import('../features/revenue/pages/revenue-page').then((m) => m.RevenuePage));
+const AdminDashboardPage = lazyScreen(() => import('../features/admin/pages/admin-dashboard-page').then((m) => m.AdminDashboardPage));
+const AdminUsersPage = lazyScreen(() => import('../features/admin/pages/admin-users-page').then((m) => m.AdminUsersPage));
+const AdminCorporatePage = lazyScreen(() => import('../features/admin/pages/admin-corporate-page').then((m) => m.AdminCorporatePage));
+const AdminTransfersPage = lazyScreen(() => import('../features/admin/pages/admin-transfers-page').then((m) => m.AdminTransfersPage));
+const AdminPricingPage = lazyScreen(() => import('../features/admin/pages/admin-pricing-page').then((m) => m.AdminPricingPage));
+const AdminRevenuePage = lazyScreen(() => import('../features/admin/pages/admin-revenue-page').then((m) => m.AdminRevenuePage));
 
 /** Every route of the spec's table (section 2), with its guard and Japanese title. */
 export const routes: RouteObject[] = [
@@ -93,12 +99,12 @@ export const routes: RouteObject[] = [
           </RequireAdmin>
         ),
         children: [
-          { path: 'dashboard', element: <PendingPage title="管理ダッシュボード" /> },
-          { path: 'users', element: <PendingPage title="ユーザー管理" /> },
-          { path: 'corporate', element: <PendingPage title="法人アカウント管理" /> },
-          { path: 'transfers', element: <PendingPage title="振込確認" /> },
-          { path: 'pricing', element: <PendingPage title="料金設定" /> },
-          { path: 'revenue', element: <PendingPage title="収益集計" /> },
+          { path: 'dashboard', element: <Titled title="管理ダッシュボード"><AdminDashboardPage /></Titled> },
+          { path: 'users', element: <Titled title="ユーザー管理"><AdminUsersPage /></Titled> },
+          { path: 'corporate', element: <Titled title="法人アカウント管理"><AdminCorporatePage /></Titled> },
+          { path: 'transfers', element: <Titled title="振込確認"><AdminTransfersPage /></Titled> },
+          { path: 'pricing', element: <Titled title="料金設定"><AdminPricingPage /></Titled> },
+          { path: 'revenue', element: <Titled title="収益集計"><AdminRevenuePage /></Titled> },
         ],
       },
     ],

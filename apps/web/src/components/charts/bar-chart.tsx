@@ -1,0 +1,70 @@
+import { lazy, Suspense, useId } from 'react';
+import { formatChartValue, type ChartMetric, type ChartPoint } from './chart-format';
+
+const RechartsBars = lazy(() => import('./recharts-bars'));
+
+/**
+ * A bar chart with axes and tooltips (recharts, lazy-loaded: screens without charts never fetch
+ * it; its keyboard layer moves the tooltip with the arrow keys) and, under it, the same figures
+ * as a table for screen readers.
+ */
+export function BarChartWithTable({
+  label,
+  points,
+  metric,
+  unit,
+  yenDecimals = 2,
+  labelHeader = '期間',
+}: {
+  label: string;
+  points: ChartPoint[];
+  metric: ChartMetric;
+  unit?: string;
+  /** Yen figures: 2 decimals (usage, revenue) or 0 (invoice amounts). */
+  yenDecimals?: number;
+  labelHeader?: string;
+}) {
+  const id = useId();
+  const max = Math.max(0, ...points.map((p) => p.value));
+  return (
+    <figure aria-labelledby={`${id}-caption`} className="rounded-lg border border-gray-200 bg-white p-4">
+      <figcaption id={`${id}-caption`} className="flex items-baseline justify-between text-sm text-gray-800">
+        <span className="font-medium">{label}</span>
+        <span className="text-xs text-gray-700">最大 {formatChartValue(max, metric, unit, yenDecimals)}</span>
+      </figcaption>
+      <div className="mt-2 h-48 w-full">
+        <Suspense fallback={<div className="h-full w-full animate-pulse rounded bg-gray-50" />}>
+          <RechartsBars points={points} metric={metric} unit={unit} yenDecimals={yenDecimals} name={label} />
+        </Suspense>
+      </div>
+      <details className="mt-2 text-sm">
+        <summary className="min-h-6 cursor-pointer text-blue-700 underline">数値を表で見る</summary>
+        <div className="mt-2 max-h-64 overflow-auto" tabIndex={0} role="region" aria-label={`${label}の表`}>
+          <table className="min-w-full text-sm">
+            <caption className="sr-only">{label}</caption>
+            <thead className="text-left text-gray-700">
+              <tr>
+                <th scope="col" className="px-2 py-1 font-medium">
+                  {labelHeader}
+                </th>
+                <th scope="col" className="px-2 py-1 text-right font-medium">
+                  {metric === 'yen' ? '金額' : '件数'}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((p) => (
+                <tr key={p.label} data-testid="chart-row" data-value={p.value}>
+                  <th scope="row" className="px-2 py-1 text-left font-normal text-gray-900">
+                    {p.label}
+                  </th>
+                  <td className="px-2 py-1 text-right tabular-nums text-gray-900">{formatChartValue(p.value, metric, unit, yenDecimals)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}

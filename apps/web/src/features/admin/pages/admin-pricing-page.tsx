@@ -1,0 +1,253 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@poi/shared/roles';
+import { pricingVersionBodySchema, type PricingPreview, type PricingVersion } from '@poi/shared/schemas/pricing';
+import { Button } from '../../../components/ui/button';
+import { FormField, inputClass } from '../../../components/ui/form-field';
+import { FormModal } from '../../../components/ui/form-modal';
+import { PageHeader } from '../../../components/ui/page-header';
+import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { getErrorMessage, getFieldErrorMessage } from '../../../lib/api-client';
+import { post, previewPricing, useAdminAction, usePricingHistory } from '../api/admin-api';
+import { DataTable, dateOnly } from '../components/data-table';
+import { ReasonDialog } from '../components/reason-dialog';
+
+export const FIELD_LABELS: Record<string, string> = {
+  base_fee: '基本料金(円/検索)',
+  free_searches_per_month: '月間無料検索数',
+  monthly_fee: '月額料金(円)',
+  provider_share_percent: '提供者への分配率(%)',
+  rate_limit_per_minute: 'レート制限(回/分)',
+  max_api_keys: 'APIキーの上限',
+};
+const NUMBER_FIELDS = Object.keys(FIELD_LABELS) as Array<keyof typeof FIELD_LABELS>;
+const tomorrowJst = () => new Date(Date.now() + 33 * 3600_000).toISOString().slice(0, 10);
+
+/** The form's values checked with the same schema the server applies: the first error per field. */
+export function validatePricingForm(values: Record<string, string>): { body?: Parameters<typeof previewPricing>[0]; errors: Record<string, string> } {
+  const parsed = pricingVersionBodySchema.safeParse({
+    ...values,
+    ...Object.fromEntries(NUMBER_FIELDS.map((f) => [f, values[f] === '' ? undefined : Number(values[f])])),
+  });
+  if (parsed.success) return { body: parsed.data, errors: {} };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    errors[field] ??= issue.message;
+  }
+  return { errors };
+}
+
+
+/** /admin/pricing: the version in force per account type, the history, and new versions from tomorrow on. */
+export function AdminPricingPage() {
+  const history = usePricingHistory();
+  const [creating, setCreating] = useState<PricingVersion | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<PricingVersion | null>(null);
+  const remove = useAdminAction((input: { id: number; reason: string }) => post(`/console/v1/admin/pricing/delete/${input.id}`, { reason: input.reason }));
+
+  if (history.isPending) return <LoadingBlock />;
+  if (history.isError) return <ErrorBlock message={getErrorMessage(history.error, '料金設定の取得に失敗しました')} onRetry={() => void history.refetch()} />;
+  const versions = history.data.versions;
+  // "Now" is when the list was read: a version starting later is a plan (editable), not in force.
+  const now = history.dataUpdatedAt;
+  const isFuture = (v: PricingVersion) => new Date(v.effective_from).getTime() > now;
+  const current = ACCOUNT_TYPES.map((t) =>
+    versions.filter((v) => v.account_type === t && new Date(v.effective_from).getTime() <= now).sort((a, b) => b.effective_from.localeCompare(a.effective_from))[0],
+  ).filter((v): v is PricingVersion => !!v);
+  const ordered = [...versions].sort((a, b) => b.effective_from.localeCompare(a.effective_from) || a.account_type.localeCompare(b.account_type));
+  const columns = (withActions: boolean) => [
+    { header: 'アカウント種別', cell: (v: PricingVersion) => ACCOUNT_TYPE_LABELS[v.account_type] },
+    { header: '適用開始', cell: (v: PricingVersion) => `${dateOnly(v.effective_from)}${isFuture(v) ? '(予定)' : ''}` },
+    { header: FIELD_LABELS.base_fee!, cell: (v: PricingVersion) => `¥${v.base_fee.toFixed(2)}`, align: 'right' as const },
+    { header: FIELD_LABELS.free_searches_per_month!, cell: (v: PricingVersion) => v.free_searches_per_month.toLocaleString('ja-JP'), align: 'right' as const },
+    { header: FIELD_LABELS.monthly_fee!, cell: (v: PricingVersion) => `¥${v.monthly_fee.toLocaleString('ja-JP')}`, align: 'right' as const },
+    { header: FIELD_LABELS.provider_share_percent!, cell: (v: PricingVersion) => `${v.provider_share_percent}%`, align: 'right' as const },
+    { header: FIELD_LABELS.rate_limit_per_minute!, cell: (v: PricingVersion) => v.rate_limit_per_minute.toLocaleString('ja-JP'), align: 'right' as const },
+    { header: FIELD_LABELS.max_api_keys!, cell: (v: PricingVersion) => v.max_api_keys, align: 'right' as const },
+    ...(withActions
+      ? [
+          {
+            header: '操作',
+            cell: (v: PricingVersion) =>
+              isFuture(v) ? (
+                <span className="flex gap-1">
+                  <Button variant="secondary" onClick={() => setCreating(v)} aria-label={`${ACCOUNT_TYPE_LABELS[v.account_type]} ${dateOnly(v.effective_from)} の設定を編集`}>
+                    編集
+                  </Button>
+                  <Button variant="ghost" onClick={() => setDeleting(v)} aria-label={`${ACCOUNT_TYPE_LABELS[v.account_type]} ${dateOnly(v.effective_from)} の設定を削除`}>
+                    削除
+                  </Button>
+                </span>
+              ) : (
+                '—'
+              ),
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="料金設定"
+        description="料金は日本時間の明日以降から適用できます(さかのぼる変更はできません)。適用前の設定だけ編集・削除できます。"
+        actions={<Button onClick={() => setCreating('new')}>新しい料金設定</Button>}
+      />
+      <section aria-labelledby="current-h">
+        <h2 id="current-h" className="mb-2 text-lg font-semibold text-gray-900">
+          現在の料金
+        </h2>
+        <DataTable caption="現在の料金(アカウント種別ごと)" rows={current} rowKey={(v) => String(v.id)} columns={columns(false)} />
+      </section>
+      <section aria-labelledby="history-h">
+        <h2 id="history-h" className="mb-2 text-lg font-semibold text-gray-900">
+          履歴と予定
+        </h2>
+        <DataTable caption="料金設定の履歴と予定" rows={ordered} rowKey={(v) => String(v.id)} columns={columns(true)} />
+      </section>
+      {creating ? <PricingForm editing={creating === 'new' ? null : creating} onClose={() => setCreating(null)} /> : null}
+      {deleting ? (
+        <ReasonDialog
+          title="料金設定を削除"
+          description={
+            <p>
+              {ACCOUNT_TYPE_LABELS[deleting.account_type]} の {dateOnly(deleting.effective_from)} から適用予定の料金設定を削除します。
+            </p>
+          }
+          submitLabel="削除する"
+          onClose={() => setDeleting(null)}
+          onSubmit={async (reason) => {
+            await remove.mutateAsync({ id: deleting.id, reason });
+            toast.success('料金設定を削除しました');
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onClose: () => void }) {
+  const formId = useId();
+  const [values, setValues] = useState<Record<string, string>>({
+    account_type: editing?.account_type ?? 'individual',
+    effective_from: editing ? new Date(new Date(editing.effective_from).getTime() + 9 * 3600_000).toISOString().slice(0, 10) : tomorrowJst(),
+    base_fee: String(editing?.base_fee ?? ''),
+    free_searches_per_month: String(editing?.free_searches_per_month ?? ''),
+    monthly_fee: String(editing?.monthly_fee ?? ''),
+    provider_share_percent: String(editing?.provider_share_percent ?? ''),
+    rate_limit_per_minute: String(editing?.rate_limit_per_minute ?? ''),
+    max_api_keys: String(editing?.max_api_keys ?? ''),
+    reason: '',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [preview, setPreview] = useState<PricingPreview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = useAdminAction((body: Record<string, unknown>) =>
+    editing ? post(`/console/v1/admin/pricing/update/${editing.id}`, { ...body, account_type: undefined }) : post('/console/v1/admin/pricing/create', body),
+  );
+  const set = (k: string, v: string) => {
+    setValues({ ...values, [k]: v });
+    setPreview(null);
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const { body, errors: found } = validatePricingForm(values);
+    setErrors(found);
+    if (!body || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      if (!preview) {
+        // First the preview of what changes; saving is the second, confirming step.
+        setPreview(await previewPricing(body));
+      } else {
+        await save.mutateAsync(body);
+        toast.success(editing ? '料金設定を変更しました' : '料金設定を作成しました');
+        onClose();
+      }
+    } catch (err) {
+      setError(getFieldErrorMessage(err, '料金設定を保存できませんでした'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: string, label: string, props: Record<string, unknown> = {}) => (
+    <FormField id={`${formId}-${name}`} label={label} required error={errors[name]}>
+      <input
+        id={`${formId}-${name}`}
+        className={inputClass}
+        value={values[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        onChange={(e) => set(name, e.target.value)}
+        {...props}
+      />
+    </FormField>
+  );
+
+  return (
+    <FormModal
+      title={editing ? '料金設定の編集' : '新しい料金設定'}
+      formId={formId}
+      submitLabel={preview ? 'この内容で保存する' : '変更内容を確認する'}
+      submitting={busy}
+      error={error}
+      onClose={onClose}
+      size="lg"
+    >
+      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <FormField id={`${formId}-account_type`} label="アカウント種別" required>
+          <select
+            id={`${formId}-account_type`}
+            className={inputClass}
+            value={values.account_type}
+            disabled={!!editing}
+            onChange={(e) => set('account_type', e.target.value as AccountType)}
+          >
+            {ACCOUNT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {ACCOUNT_TYPE_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        {field('effective_from', '適用開始日(日本時間)', { type: 'date', min: tomorrowJst() })}
+        {field('base_fee', FIELD_LABELS.base_fee!, { type: 'number', step: '0.01', min: 0, max: 1000, inputMode: 'decimal' })}
+        {field('free_searches_per_month', FIELD_LABELS.free_searches_per_month!, { type: 'number', step: 1, min: 0, inputMode: 'numeric' })}
+        {field('monthly_fee', FIELD_LABELS.monthly_fee!, { type: 'number', step: '0.01', min: 0, inputMode: 'decimal' })}
+        {field('provider_share_percent', FIELD_LABELS.provider_share_percent!, { type: 'number', step: '0.01', min: 0, max: 100, inputMode: 'decimal' })}
+        {field('rate_limit_per_minute', FIELD_LABELS.rate_limit_per_minute!, { type: 'number', step: 1, min: 1, inputMode: 'numeric' })}
+        {field('max_api_keys', FIELD_LABELS.max_api_keys!, { type: 'number', step: 1, min: 1, max: 1000, inputMode: 'numeric' })}
+        <div className="sm:col-span-2">
+          <FormField id={`${formId}-reason`} label="理由(監査ログに記録されます)" required error={errors.reason}>
+            <textarea id={`${formId}-reason`} rows={2} className={inputClass} value={values.reason} onChange={(e) => set('reason', e.target.value)} />
+          </FormField>
+        </div>
+        {preview ? (
+          <section aria-labelledby={`${formId}-preview`} className="rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-gray-900 sm:col-span-2" role="status">
+            <h3 id={`${formId}-preview`} className="font-semibold">
+              変更内容の確認
+            </h3>
+            <p className="mt-1">
+              {ACCOUNT_TYPE_LABELS[preview.account_type]}({preview.affected_users.toLocaleString('ja-JP')}人)に {preview.effective_from.replaceAll('-', '/')} 00:00(日本時間)から適用されます。
+            </p>
+            {preview.changes.length ? (
+              <ul className="mt-2 list-disc pl-5">
+                {preview.changes.map((c) => (
+                  <li key={c.field}>
+                    {FIELD_LABELS[c.field]}: {c.from === null ? '(新規)' : c.from.toLocaleString('ja-JP')} → {c.to.toLocaleString('ja-JP')}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-2">直前の設定から変わる項目はありません。</p>
+            )}
+          </section>
+        ) : null}
+      </form>
+    </FormModal>
+  );
+}

@@ -1,0 +1,165 @@
+import { useId, useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import type { PendingTransfer } from '@poi/shared/schemas/billing';
+import { Button } from '../../../components/ui/button';
+import { FormField, inputClass } from '../../../components/ui/form-field';
+import { FormModal } from '../../../components/ui/form-modal';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Pagination } from '../../../components/ui/pagination';
+import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
+import { getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
+import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../billing/components/labels';
+import { post, useAdminAction, usePendingTransfers } from '../api/admin-api';
+import { DataTable } from '../components/data-table';
+import { transferDifference } from '../components/transfer-difference';
+import { useUrlParams } from '../use-url-params';
+
+const PAGE_SIZE = 50;
+const DEFAULTS = { page: '1' };
+const todayJst = () => new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+
+/** /admin/transfers: invoices waiting for a bank transfer, and booking what arrived. */
+export function AdminTransfersPage() {
+  const [view, update] = useUrlParams(DEFAULTS);
+  const page = Number(view.page);
+  const list = usePendingTransfers({ limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) });
+  const [confirming, setConfirming] = useState<PendingTransfer | null>(null);
+
+  let body;
+  if (list.isPending) body = <LoadingBlock />;
+  else if (list.isError) body = <ErrorBlock message={getErrorMessage(list.error, '入金待ちの一覧の取得に失敗しました')} onRetry={() => void list.refetch()} />;
+  else if (list.data.total === 0) body = <EmptyBlock message="入金待ちの請求書はありません" />;
+  else
+    body = (
+      <>
+        <p className="mb-2 text-sm text-gray-700" aria-live="polite">
+          入金待ち {list.data.total.toLocaleString('ja-JP')} 件
+        </p>
+        <DataTable<PendingTransfer>
+          caption="入金待ちの銀行振込"
+          rows={list.data.transfers}
+          rowKey={(t) => t.invoice_id}
+          columns={[
+            { header: '請求書番号', cell: (t) => t.invoice_number },
+            {
+              header: 'お客様',
+              cell: (t) => (
+                <>
+                  <span className="block">{t.customer_name}</span>
+                  {t.customer_kana ? <span className="block text-xs text-gray-700">{t.customer_kana}</span> : null}
+                </>
+              ),
+            },
+            { header: 'お客様番号', cell: (t) => t.customer_number },
+            { header: '請求額', cell: (t) => yen(t.total), align: 'right' },
+            { header: '入金済', cell: (t) => yen(t.paid), align: 'right' },
+            { header: '残額', cell: (t) => yen(t.remaining), align: 'right' },
+            { header: '支払期限', cell: (t) => slashDate(t.due_date) },
+            { header: '超過日数', cell: (t) => (t.days_overdue > 0 ? <span className="font-medium text-red-800">{t.days_overdue}日</span> : '—'), align: 'right' },
+            { header: '状態', cell: (t) => INVOICE_STATUS_LABELS[t.status] },
+            {
+              header: '操作',
+              cell: (t) => (
+                <Button variant="secondary" onClick={() => setConfirming(t)} aria-label={`${t.invoice_number} の入金を確認`}>
+                  入金を確認
+                </Button>
+              ),
+            },
+          ]}
+        />
+        <Pagination page={page} totalPages={Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))} total={list.data.total} onChange={(p) => update({ page: String(p) })} />
+      </>
+    );
+
+  return (
+    <div>
+      <PageHeader title="振込確認" description="銀行の入金明細と照らし合わせ、1件ずつ入金を記録します。記録すると領収書がメールで送られます。" />
+      {body}
+      {confirming ? <ConfirmTransferDialog transfer={confirming} onClose={() => setConfirming(null)} /> : null}
+    </div>
+  );
+}
+
+function ConfirmTransferDialog({ transfer, onClose }: { transfer: PendingTransfer; onClose: () => void }) {
+  const formId = useId();
+  const [receivedOn, setReceivedOn] = useState(todayJst());
+  const [amount, setAmount] = useState(String(transfer.remaining));
+  const [payer, setPayer] = useState('');
+  const [note, setNote] = useState('');
+  const [asFee, setAsFee] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [touched, setTouched] = useState(false);
+  const act = useAdminAction((body: unknown) => post(`/console/v1/admin/transfers/${transfer.invoice_id}/confirm`, body));
+  const diff = transferDifference(transfer.remaining, amount);
+  const payerError = touched && !payer.trim() ? '振込名義を入力してください' : undefined;
+  const amountError = touched && diff.kind === 'invalid' ? '入金額は1円以上の整数で入力してください' : undefined;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!payer.trim() || diff.kind === 'invalid' || act.isPending) return;
+    setError(null);
+    try {
+      await act.mutateAsync({
+        received_on: receivedOn,
+        received_amount: Number(amount),
+        payer_name: payer.trim(),
+        note: note.trim() || null,
+        ...(diff.kind === 'short_fee' ? { book_shortfall_as_fee: asFee } : {}),
+      });
+      toast.success(`${transfer.invoice_number} の入金を記録しました`);
+      onClose();
+    } catch (err) {
+      setError(getFieldErrorMessage(err, '入金の記録に失敗しました'));
+    }
+  };
+
+  return (
+    <FormModal title={`入金の確認: ${transfer.invoice_number}`} formId={formId} submitLabel="入金を記録する" submitting={act.isPending} error={error} onClose={onClose}>
+      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
+        <p className="text-sm text-gray-800">
+          {transfer.customer_name}(お客様番号 {transfer.customer_number})・ 残額 <strong>{yen(transfer.remaining)}</strong>
+        </p>
+        <FormField id={`${formId}-on`} label="入金日" required>
+          <input id={`${formId}-on`} type="date" className={inputClass} value={receivedOn} onChange={(e) => setReceivedOn(e.target.value)} />
+        </FormField>
+        <FormField id={`${formId}-amount`} label="入金額(円)" required error={amountError}>
+          <input
+            id={`${formId}-amount`}
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            className={inputClass}
+            value={amount}
+            aria-invalid={amountError ? true : undefined}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </FormField>
+        <div role="status" className="rounded-md bg-gray-50 p-3 text-sm text-gray-900">
+          {diff.kind === 'exact' ? '残額と一致します。支払済になります。' : null}
+          {diff.kind === 'over' ? `${yen(diff.overBy)} 多く入金されています。支払済とし、超過分は次回の請求に充当します。` : null}
+          {diff.kind === 'short' ? `${yen(diff.shortBy)} 不足しています。一部入金として記録します。` : null}
+          {diff.kind === 'short_fee' ? (
+            <fieldset>
+              <legend>{yen(diff.shortBy)} 不足しています(¥1,000以下)。</legend>
+              <label className="mt-2 flex items-center gap-2">
+                <input type="radio" name={`${formId}-fee`} checked={asFee} onChange={() => setAsFee(true)} /> 振込手数料として処理し、支払済にする
+              </label>
+              <label className="mt-1 flex items-center gap-2">
+                <input type="radio" name={`${formId}-fee`} checked={!asFee} onChange={() => setAsFee(false)} /> 一部入金として記録する
+              </label>
+            </fieldset>
+          ) : null}
+          {diff.kind === 'invalid' ? '入金額を入力してください。' : null}
+        </div>
+        <FormField id={`${formId}-payer`} label="振込名義(カナ)" required error={payerError}>
+          <input id={`${formId}-payer`} className={inputClass} value={payer} aria-invalid={payerError ? true : undefined} onChange={(e) => setPayer(e.target.value)} />
+        </FormField>
+        <FormField id={`${formId}-note`} label="メモ">
+          <textarea id={`${formId}-note`} rows={2} className={inputClass} value={note} onChange={(e) => setNote(e.target.value)} />
+        </FormField>
+      </form>
+    </FormModal>
+  );
+}
