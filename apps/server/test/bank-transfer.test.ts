@@ -362,3 +362,80 @@ function usage(userId: string, yearMonth: string, n: number): UsageEvent[] {
     };
   });
 }
+
+describe('bank statement upload', () => {
+  function multipart(file: Buffer, name = 'statement.csv') {
+    const boundary = `----poi${Math.random().toString(36).slice(2)}`;
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+  const upload = (file: Buffer, who: Actor = admin) => {
+    const { payload, headers } = multipart(file);
+    return ctx.app.inject({ method: 'POST', url: '/console/v1/admin/transfers/statement', headers: { ...headers, ...bearer(who.token) }, payload });
+  };
+  const fullWidth = (s: string) => s.replace(/\d/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
+
+  it('proposes matches by お客様番号 and amount from a UTF-8 or Shift_JIS statement, and books nothing', async () => {
+    const a = await transferAccount(await newUser('stmt-a'));
+    const b = await transferAccount(await newUser('stmt-b'));
+    const c = await transferAccount(await newUser('stmt-c'));
+    const invA = await issue(a, 11_001, '2099-01-31', 'bank_transfer', '山田 太郎');
+    const invB = await issue(b, 5_503, '2099-01-31', 'bank_transfer', '鈴木 花子');
+    const invC = await issue(c, 77_777, '2099-01-31', 'bank_transfer', '謎野 商会');
+    const wrongCheck = a.customerNumber.slice(0, 6) + String((Number(a.customerNumber[6]) + 1) % 10);
+    const csv = [
+      '日付,金額,振込依頼人名',
+      `2026/12/01,"11,001",${a.customerNumber} ヤマダ タロウ`,
+      `2026-12-02,5003,${fullWidth(b.customerNumber)}スズキ ハナコ`,
+      '20261203,77777,カ)ナゾノシヨウカイ',
+      '2026/12/04,123,タナカ イチロウ',
+      `2026/12/05,99,${wrongCheck}ヤマダ`,
+    ].join('\r\n');
+    const iconv = (await import('iconv-lite')).default;
+    for (const file of [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv)]), iconv.encode(csv, 'Shift_JIS')]) {
+      const res = await upload(file);
+      expect(res.statusCode, res.body).toBe(200);
+      const proposals = res.json().data.proposals as Array<{ line: number; match: string; invoice: { invoice_id: string } | null; difference: number | null; customer_number: string | null; payer_name: string }>;
+      expect(proposals.map((p) => [p.line, p.match, p.invoice?.invoice_id ?? null, p.difference])).toEqual([
+        [2, 'exact', invA, 0],
+        [3, 'customer_number', invB, -500],
+        [4, 'amount', invC, 0],
+        [5, 'none', null, null],
+        [6, 'none', null, null],
+      ]);
+      expect(proposals[1]!.customer_number).toBe(b.customerNumber);
+      expect(proposals[1]!.payer_name).toContain('スズキ');
+      expect(proposals[4]!.customer_number).toBeNull();
+    }
+    for (const id of [invA, invB, invC]) expect(await invoiceRow(id)).toMatchObject({ status: 'issued', paid_yen: expect.anything() });
+    expect(num((await invoiceRow(invA)).paid_yen)).toBe(0);
+  });
+
+  it('refuses a bad statement with the line in Japanese, a file over 1 MB, and non-admins', async () => {
+    const bad = await upload(Buffer.from('日付,金額,振込依頼人名\r\n2026/12/01,abc,ヤマダ\r\n'));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('2行目: 金額「abc」は1円以上の整数で入力してください');
+    const badDate = await upload(Buffer.from('2026/02/30,100,ヤマダ\r\n'));
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().error.message).toContain('1行目: 日付');
+    expect((await upload(Buffer.from('2026/12/01,100\r\n'))).json().error.message).toContain('3列');
+    const big = await upload(Buffer.alloc(1024 * 1024 + 10, 0x41));
+    expect(big.statusCode).toBe(413);
+    const empty = await ctx.app.inject({ method: 'POST', url: '/console/v1/admin/transfers/statement', headers: bearer(admin.token), payload: {} });
+    expect(empty.statusCode).toBe(400);
+    const user = await newUser('stmt-user');
+    expect((await upload(Buffer.from('2026/12/01,100,ヤマダ'), user)).statusCode).toBe(403);
+  });
+
+  it('downloads every pending transfer as CSV', async () => {
+    const res = await api('GET', '/admin/transfers/pending.csv', admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.body.startsWith('\uFEFF請求書番号,お客様')).toBe(true);
+    const total = (await api('GET', '/admin/transfers/pending?limit=1', admin)).json().data.total as number;
+    expect(res.body.trim().split('\r\n')).toHaveLength(total + 1);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { corporateApplicationBodySchema, corporateApplicationSchema, invoiceStatusSchema, paymentMethodSchema } from './billing';
+import { corporateApplicationBodySchema, corporateApplicationSchema, invoiceStatusSchema, paymentMethodSchema, pendingTransferSchema } from './billing';
 import { auditEntrySchema, listLimitSchema, listOffsetSchema } from './user';
 
 /*
@@ -111,3 +111,24 @@ export const corporateMemberParamsSchema = z.object({
   id: z.uuid({ error: '法人アカウントIDの形式が正しくありません' }),
   userId: z.uuid({ error: 'ユーザーIDが正しくありません' }),
 });
+
+// ---------------------------------------------------------------- bank statement (admin transfers)
+
+/** One line of an uploaded bank statement and the open invoice it most likely pays (never booked by itself). */
+export const statementProposalSchema = z.object({
+  line: z.number().int(),
+  date: z.string(),
+  amount: z.number().int(),
+  payer_name: z.string(),
+  /** The お客様番号 found before the payer name (valid check digit), or null. */
+  customer_number: z.string().nullable(),
+  /** exact: number and amount; customer_number: number, another amount; amount: only the amount (one invoice); none. */
+  match: z.enum(['exact', 'customer_number', 'amount', 'none']),
+  invoice: pendingTransferSchema.nullable(),
+  /** amount − the invoice's remaining balance (negative: short). */
+  difference: z.number().int().nullable(),
+  reason: z.string(),
+});
+export type StatementProposal = z.infer<typeof statementProposalSchema>;
+export const statementProposalsResponseSchema = z.object({ success: z.literal(true), data: z.object({ proposals: z.array(statementProposalSchema) }) });
+export type StatementProposals = z.infer<typeof statementProposalsResponseSchema>['data'];

@@ -1,5 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Download, Upload } from 'lucide-react';
 import { toast } from 'react-toastify';
+import { statementProposalsResponseSchema, type StatementProposal } from '@poi/shared/schemas/admin-corporate';
 import type { PendingTransfer } from '@poi/shared/schemas/billing';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
@@ -7,9 +9,9 @@ import { FormModal } from '../../../components/ui/form-modal';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
-import { getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
+import { apiClient, getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../billing/components/labels';
-import { post, useAdminAction, usePendingTransfers } from '../api/admin-api';
+import { downloadCsv, post, useAdminAction, usePendingTransfers } from '../api/admin-api';
 import { DataTable } from '../components/data-table';
 import { transferDifference } from '../components/transfer-difference';
 import { useUrlParams } from '../use-url-params';
@@ -23,7 +25,29 @@ export function AdminTransfersPage() {
   const [view, update] = useUrlParams(DEFAULTS);
   const page = Number(view.page);
   const list = usePendingTransfers({ limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) });
-  const [confirming, setConfirming] = useState<PendingTransfer | null>(null);
+  const [confirming, setConfirming] = useState<{ transfer: PendingTransfer; proposal?: StatementProposal } | null>(null);
+  const [proposals, setProposals] = useState<StatementProposal[] | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const uploadStatement = async (file: File | undefined) => {
+    if (!file) return;
+    setUploadError(null);
+    if (file.size > 1024 * 1024) {
+      setUploadError('入金明細のファイルは1MB以下にしてください');
+      return;
+    }
+    const form = new FormData();
+    form.append('file', file);
+    try {
+      const res = await apiClient.post('/console/v1/admin/transfers/statement', form);
+      setProposals(statementProposalsResponseSchema.parse(res.data).data.proposals);
+    } catch (err) {
+      setUploadError(getErrorMessage(err, '入金明細を読み取れませんでした'));
+    } finally {
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
 
   let body;
   if (list.isPending) body = <LoadingBlock />;
@@ -60,7 +84,7 @@ export function AdminTransfersPage() {
             {
               header: '操作',
               cell: (t) => (
-                <Button variant="secondary" onClick={() => setConfirming(t)} aria-label={`${t.invoice_number} の入金を確認`}>
+                <Button variant="secondary" onClick={() => setConfirming({ transfer: t })} aria-label={`${t.invoice_number} の入金を確認`}>
                   入金を確認
                 </Button>
               ),
@@ -73,18 +97,94 @@ export function AdminTransfersPage() {
 
   return (
     <div>
-      <PageHeader title="振込確認" description="銀行の入金明細と照らし合わせ、1件ずつ入金を記録します。記録すると領収書がメールで送られます。" />
+      <PageHeader
+        title="振込確認"
+        description="銀行の入金明細と照らし合わせ、1件ずつ入金を記録します。記録すると領収書がメールで送られます。"
+        actions={
+          <Button
+            variant="secondary"
+            onClick={() => downloadCsv('/console/v1/admin/transfers/pending.csv', 'pending-transfers.csv').catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')))}
+          >
+            <Download className="h-4 w-4" aria-hidden /> CSV
+          </Button>
+        }
+      />
+      <section aria-labelledby="statement-h" className="mb-6 rounded-lg border border-gray-200 bg-white p-4">
+        <h2 id="statement-h" className="font-semibold text-gray-900">
+          入金明細から消し込み候補を探す
+        </h2>
+        <p className="mt-1 text-sm text-gray-700">
+          銀行の入金明細CSV(日付・金額・振込依頼人名、UTF-8 または Shift_JIS、1MBまで)を読み込むと、振込依頼人名の前のお客様番号と金額から候補を提案します。記録はされません。
+        </p>
+        <label className="mt-3 inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-md border border-gray-400 bg-white px-3 py-2 text-sm font-medium text-gray-900 hover:bg-gray-50 focus-within:ring-2 focus-within:ring-blue-600">
+          <Upload className="h-4 w-4" aria-hidden /> 入金明細CSVを選ぶ
+          <input ref={fileInput} type="file" accept=".csv,text/csv" className="sr-only" onChange={(e) => void uploadStatement(e.target.files?.[0])} />
+        </label>
+        {uploadError ? (
+          <p role="alert" className="mt-2 text-sm text-red-800">
+            {uploadError}
+          </p>
+        ) : null}
+        {proposals ? <StatementProposals proposals={proposals} onConfirm={(transfer, proposal) => setConfirming({ transfer, proposal })} /> : null}
+      </section>
       {body}
-      {confirming ? <ConfirmTransferDialog transfer={confirming} onClose={() => setConfirming(null)} /> : null}
+      {confirming ? (
+        <ConfirmTransferDialog
+          transfer={confirming.transfer}
+          proposal={confirming.proposal}
+          onClose={() => setConfirming(null)}
+          onDone={() => confirming.proposal && setProposals((list) => list?.filter((p) => p !== confirming.proposal) ?? null)}
+        />
+      ) : null}
     </div>
   );
 }
 
-function ConfirmTransferDialog({ transfer, onClose }: { transfer: PendingTransfer; onClose: () => void }) {
+const MATCH_LABELS: Record<StatementProposal['match'], string> = {
+  exact: 'お客様番号・金額が一致',
+  customer_number: 'お客様番号が一致(金額が異なる)',
+  amount: '金額のみ一致',
+  none: '候補なし',
+};
+
+/** The proposals of an uploaded statement: each line and the invoice it may pay, confirmed one by one. */
+export function StatementProposals({ proposals, onConfirm }: { proposals: StatementProposal[]; onConfirm: (t: PendingTransfer, p: StatementProposal) => void }) {
+  if (!proposals.length) return <p className="mt-3 text-sm text-gray-700">すべての候補を処理しました。</p>;
+  return (
+    <div className="mt-3">
+      <DataTable<StatementProposal>
+        caption="入金明細の消し込み候補"
+        rows={proposals}
+        rowKey={(p) => String(p.line)}
+        columns={[
+          { header: '行', cell: (p) => p.line, align: 'right' },
+          { header: '日付', cell: (p) => slashDate(p.date) },
+          { header: '金額', cell: (p) => yen(p.amount), align: 'right' },
+          { header: '振込依頼人名', cell: (p) => p.payer_name },
+          { header: '判定', cell: (p) => <span className={p.match === 'none' ? 'text-gray-700' : 'font-medium text-gray-900'}>{MATCH_LABELS[p.match]}</span> },
+          { header: '候補の請求書', cell: (p) => (p.invoice ? `${p.invoice.invoice_number}(${p.invoice.customer_name}・残額 ${yen(p.invoice.remaining)})` : p.reason) },
+          {
+            header: '操作',
+            cell: (p) =>
+              p.invoice ? (
+                <Button variant="secondary" onClick={() => onConfirm(p.invoice!, p)} aria-label={`${p.line}行目を ${p.invoice.invoice_number} の入金として確認`}>
+                  確認して記録
+                </Button>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function ConfirmTransferDialog({ transfer, proposal, onClose, onDone }: { transfer: PendingTransfer; proposal?: StatementProposal; onClose: () => void; onDone?: () => void }) {
   const formId = useId();
-  const [receivedOn, setReceivedOn] = useState(todayJst());
-  const [amount, setAmount] = useState(String(transfer.remaining));
-  const [payer, setPayer] = useState('');
+  const [receivedOn, setReceivedOn] = useState(proposal?.date ?? todayJst());
+  const [amount, setAmount] = useState(String(proposal?.amount ?? transfer.remaining));
+  const [payer, setPayer] = useState(proposal?.payer_name ?? '');
   const [note, setNote] = useState('');
   const [asFee, setAsFee] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -108,6 +208,7 @@ function ConfirmTransferDialog({ transfer, onClose }: { transfer: PendingTransfe
         ...(diff.kind === 'short_fee' ? { book_shortfall_as_fee: asFee } : {}),
       });
       toast.success(`${transfer.invoice_number} の入金を記録しました`);
+      onDone?.();
       onClose();
     } catch (err) {
       setError(getFieldErrorMessage(err, '入金の記録に失敗しました'));
