@@ -431,6 +431,25 @@ describe('bank statement upload', () => {
     expect((await upload(Buffer.from('2026/12/01,100,ヤマダ'), user)).statusCode).toBe(403);
   });
 
+  it('answers a statement of 11 MB over a real socket with a prompt 413 and keeps serving', async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}`;
+    const big = multipart(Buffer.from('2026/12/01,1000,ヤマダ タロウ\r\n'.repeat(Math.ceil((11 * 1024 * 1024) / 40))));
+    const started = Date.now();
+    const res = await fetch(`${base}/console/v1/admin/transfers/statement`, {
+      method: 'POST',
+      headers: { ...big.headers, ...bearer(admin.token) },
+      body: big.payload,
+      signal: AbortSignal.timeout(3000),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('入金明細のファイルは1MB以下にしてください');
+    expect(Date.now() - started).toBeLessThan(3000);
+    const small = multipart(Buffer.from('2026/12/01,100,タナカ\r\n'));
+    const ok = await fetch(`${base}/console/v1/admin/transfers/statement`, { method: 'POST', headers: { ...small.headers, ...bearer(admin.token) }, body: small.payload, signal: AbortSignal.timeout(5000) });
+    expect(ok.status).toBe(200);
+  }, 20_000);
+
   it('downloads every pending transfer as CSV', async () => {
     const res = await api('GET', '/admin/transfers/pending.csv', admin);
     expect(res.statusCode).toBe(200);

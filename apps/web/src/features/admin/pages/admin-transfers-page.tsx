@@ -40,7 +40,7 @@ export function AdminTransfersPage() {
     const form = new FormData();
     form.append('file', file);
     try {
-      const res = await apiClient.post('/console/v1/admin/transfers/statement', form);
+      const res = await apiClient.post('/console/v1/admin/transfers/statement', form, { headers: { 'Content-Type': 'multipart/form-data' } });
       setProposals(statementProposalsResponseSchema.parse(res.data).data.proposals);
     } catch (err) {
       setUploadError(getErrorMessage(err, '入金明細を読み取れませんでした'));
