@@ -67,7 +67,10 @@ const CASES: Case[] = [
 
 async function seedOnce(pool: pg.Pool): Promise<void> {
   const seeded = (await pool.query('SELECT 1 FROM users WHERE email = $1', [SEED_ADMIN_EMAIL])).rowCount;
-  if (seeded) return console.log('  admin seed already in this database');
+  // The audit rows are the seed's last step: their presence says an earlier seed finished.
+  const finished = (await pool.query("SELECT 1 FROM audit_logs WHERE request_id = 'req-1'")).rowCount;
+  if (seeded && finished) return console.log('  admin seed already in this database');
+  if (seeded) throw new Error('an earlier admin seed stopped half way in this database: drop it (or run without BENCH_REUSE_DB)');
   const t = performance.now();
   const steps = await seedAdminData(pool);
   console.log(

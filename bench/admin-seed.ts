@@ -30,6 +30,13 @@ export const ADMIN_SEED_DEFAULT: AdminSeedSize = {
   auditRows: 200_000,
 };
 
+/**
+ * The seed's own usage events (its users' e-mails are user<n>@example<m>.jp): a bench database
+ * already holds the public API bench's events, whose aggregates the server wrote itself.
+ */
+const SEEDED_USERS = `email LIKE 'user%@example%.jp'`;
+const SEEDED_EVENTS = `user_id IN (SELECT id FROM users WHERE ${SEEDED_USERS})`;
+
 /** The admin the bench signs in as (a session row is inserted for it by the caller). */
 export const SEED_ADMIN_EMAIL = 'admin-bench@example.jp';
 
@@ -105,7 +112,7 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
       `INSERT INTO billing_accounts (id, kind, user_id, customer_number, addressee, honorific, billing_emails, payment_method,
                                      card_payment_method_id, card_brand, card_last4, card_exp_month, card_exp_year)
        SELECT seed_uuid('ba-user' || u.id), 'individual', u.id, ${customerNumber(`(100000 + k)::text`)},
-              u.display_name, '様', ARRAY[u.email],
+              coalesce(u.display_name, u.email), '様', ARRAY[u.email],
               CASE WHEN k % 10 = 0 THEN 'bank_transfer' ELSE 'card' END,
               CASE WHEN k % 10 = 0 THEN NULL ELSE 'pm_seed_' || k END,
               CASE WHEN k % 10 = 0 THEN NULL ELSE 'visa' END,
@@ -113,14 +120,16 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
               CASE WHEN k % 10 = 0 THEN NULL ELSE 1 + k % 12 END,
               CASE WHEN k % 10 = 0 THEN NULL ELSE 2027 + k % 5 END
        FROM (SELECT id, email, display_name, row_number() OVER (ORDER BY id) AS k FROM users
-             WHERE account_type IN ('individual', 'data_provider')) u`,
+             WHERE account_type IN ('individual', 'data_provider')) u
+       ON CONFLICT DO NOTHING`,
     );
     await q(
       `INSERT INTO billing_accounts (id, kind, corporate_account_id, customer_number, addressee, honorific, billing_emails, payment_method)
        SELECT seed_uuid('ba-corp' || c.id), 'corporate', c.id, ${customerNumber(`(700000 + k)::text`)},
               c.company_name, '御中', c.billing_emails, c.payment_method
        FROM (SELECT id, company_name, billing_emails, payment_method, row_number() OVER (ORDER BY id) AS k
-             FROM corporate_accounts WHERE status <> 'pending') c`,
+             FROM corporate_accounts WHERE status <> 'pending') c
+       ON CONFLICT DO NOTHING`,
     );
   });
 
@@ -141,7 +150,7 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
       `INSERT INTO api_keys (id, user_id, name, key_hash, prefix, created_at)
        SELECT seed_uuid('key' || c.id), c.id, '本番キー', md5('keyhash' || c.id) || md5('keyhash2' || c.id), 'poi_' || substr(md5(c.id::text), 1, 8),
               now() - interval '400 days'
-       FROM (SELECT id FROM users WHERE account_type IN ('individual', 'corporate', 'data_provider') ORDER BY id LIMIT $1) c`,
+       FROM (SELECT id FROM users WHERE account_type IN ('individual', 'corporate', 'data_provider') AND ${SEEDED_USERS} ORDER BY id LIMIT $1) c`,
       [size.consumers],
     ),
   );
@@ -168,7 +177,8 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
        CROSS JOIN nc CROSS JOIN nd
        JOIN c ON c.i = (e * 31) % nc.n
        JOIN ds ON ds.j = (e * 7) % nd.n
-       JOIN pv ON pv.account_type = c.account_type`,
+       JOIN pv ON pv.account_type = c.account_type
+       ON CONFLICT DO NOTHING`,
       [size.usageEvents, size.datasets],
     ),
   );
@@ -177,13 +187,13 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
     await q(
       `INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen)
        SELECT user_id, (occurred_at AT TIME ZONE 'Asia/Tokyo')::date, api_key_id, count(*), count(*) FILTER (WHERE free), sum(amount_sen)
-       FROM usage_events GROUP BY 1, 2, 3`,
+       FROM usage_events WHERE ${SEEDED_EVENTS} GROUP BY 1, 2, 3`,
     );
     await q(
       `INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units)
        SELECT dataset_ids[1], (occurred_at AT TIME ZONE 'Asia/Tokyo')::date, user_id, dataset_recipient_ids[1],
               count(*), sum(dataset_prices_sen[1]), sum(dataset_prices_sen[1]::bigint * dataset_shares_bp[1])
-       FROM usage_events GROUP BY 1, 2, 3, 4`,
+       FROM usage_events WHERE ${SEEDED_EVENTS} GROUP BY 1, 2, 3, 4`,
     );
   });
 
@@ -198,7 +208,7 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
        FROM usage_events e JOIN users u ON u.id = e.user_id
        LEFT JOIN billing_accounts bu ON bu.user_id = u.id
        LEFT JOIN billing_accounts bc ON bc.corporate_account_id = u.corporate_account_id
-       WHERE coalesce(bu.id, bc.id) IS NOT NULL
+       WHERE coalesce(bu.id, bc.id) IS NOT NULL AND ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')}
          AND e.occurred_at < date_trunc('month', now() AT TIME ZONE 'Asia/Tokyo') AT TIME ZONE 'Asia/Tokyo'
        GROUP BY 1, 2, 3, 4, 5`,
     );

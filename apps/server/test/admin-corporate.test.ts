@@ -132,9 +132,15 @@ describe('admin corporate', () => {
     const audit = await auditOf(d.account.id);
     expect(audit.map((a) => a.action)).toEqual(['corporate_account.created', 'corporate_account.updated']);
     expect(audit[1]!.after).toEqual({ company_name: '株式会社ポイ新社名', billing_emails: ['new@example.com'], credit_limit: 500000, reason: '商号変更' });
+    // Members pay as their company does: the user list's payment method follows the change.
+    const method = async () => (await api('GET', `/admin/users/${owner.id}`, admin)).json().data.user.payment_method;
+    expect(await method()).toBe('bank_transfer');
+    expect((await api('POST', `/admin/corporate/${d.account.id}/update`, admin, { payment_method: 'card', reason: 'カード払いへ' })).statusCode).toBe(200);
+    expect(await method()).toBe('card');
+    expect((await api('GET', `/admin/users?payment_method=card&q=${encodeURIComponent(owner.email)}`, admin)).json().data.total).toBe(1);
     expect((await api('POST', `/admin/corporate/${d.account.id}/update`, admin, { company_name: '' , reason: 'x' })).statusCode).toBe(400);
     expect((await api('POST', `/admin/corporate/${d.account.id}/update`, admin, { company_name: '名前だけ' })).statusCode).toBe(400);
-    expect(await auditOf(d.account.id)).toHaveLength(2);
+    expect(await auditOf(d.account.id)).toHaveLength(3);
   });
 
   it("suspending stops every member's API key at once; reactivating brings them back", async () => {

@@ -125,6 +125,14 @@ test.describe('admin flows', () => {
     await expect(page.getByText('お申し込みを承認しました')).toBeVisible();
     await expect(detail.getByText('有効').first()).toBeVisible();
     await expect(detail.getByText('¥500,000')).toBeVisible();
+    // Billing data changes for future invoices, with a reason.
+    await detail.getByRole('button', { name: '情報を編集' }).click();
+    const edit = page.getByRole('dialog', { name: /法人情報の編集/ });
+    await edit.getByLabel('請求担当者名').fill('経理 次郎');
+    await edit.getByLabel(/理由/).fill('担当者の交代');
+    await edit.getByRole('button', { name: '変更を保存' }).click();
+    await expect(page.getByText('法人アカウントの情報を変更しました')).toBeVisible();
+    await expect(detail.getByText('経理 次郎')).toBeVisible();
     await page.keyboard.press('Escape');
     await page.getByLabel('状態').selectOption('');
     await expect(page.getByRole('button', { name: new RegExp(company) })).toBeVisible();

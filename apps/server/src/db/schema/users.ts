@@ -22,6 +22,11 @@ export const users = pgTable(
     corporateRole: text('corporate_role', { enum: ['owner', 'billing', 'member'] }),
     /** Why the user was suspended or reactivated (admin), shown on the admin screens. */
     statusReason: text('status_reason'),
+    /**
+     * How the user pays: their own billing account's method, else their company's (null: none).
+     * Kept by triggers on users and billing_accounts (migration 0012), for the admin list's filter.
+     */
+    paymentMethod: text('payment_method', { enum: ['card', 'bank_transfer'] }),
     /** E-mail and display name folded as the searches fold them (NFKC, lower case): the admin search. */
     searchText: text('search_text').generatedAlwaysAs(
       sql`lower(normalize(email, NFKC)) || ' ' || lower(normalize(coalesce(display_name, ''), NFKC))`,
@@ -35,6 +40,7 @@ export const users = pgTable(
     index('users_display_name_idx').on(t.displayName, t.id),
     index('users_last_login_idx').on(t.lastLoginAt, t.id),
     index('users_email_order_idx').on(t.email, t.id),
+    index('users_payment_method_idx').on(t.paymentMethod, t.createdAt, t.id),
     // The admin search: e-mail and display name, folded as the searches fold (NFKC, lower case).
     index('users_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],

@@ -10,7 +10,7 @@ import { writeAudit, type AuditActor } from '../audit/audit';
 import { toAuditEntry } from '../users/admin-users.service';
 import { escapeLike } from '../users/users.repository';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
-import { corporateMessages, normalizePostal, toCorporateApplication } from './corporate.service';
+import { corporateMessages, normalizePostal, pendingCorporateValues, toCorporateApplication } from './corporate.service';
 
 export const adminCorporateMessages = {
   notActive: 'この法人アカウントは有効ではないため停止できません',
@@ -170,21 +170,7 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
         if (owner.accountType === 'data_provider' || owner.accountType === 'platform_admin') throw new AppError('CONFLICT', adminCorporateMessages.notProvider);
         const [pending] = await tx
           .insert(corporateAccounts)
-          .values({
-            status: 'pending',
-            companyName: body.company_name,
-            companyNameKana: body.company_name_kana,
-            department: body.department || null,
-            postalCode: normalizePostal(body.postal_code),
-            address: body.address,
-            phone: body.phone,
-            billingContactName: body.billing_contact_name,
-            billingEmails: [...new Set(body.billing_emails.map((e) => e.toLowerCase()))],
-            corporateNumber: body.corporate_number || null,
-            registrationNumber: body.registration_number || null,
-            paymentMethod: body.payment_method,
-            appliedBy: owner.id,
-          })
+          .values(pendingCorporateValues(body, owner.id))
           .returning();
         // The same activation as an approved application: the owner joins, the billing account opens.
         return activateCorporateAccount(tx, actor, pending!, {

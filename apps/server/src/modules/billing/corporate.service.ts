@@ -56,6 +56,25 @@ export function toCorporateApplication(row: CorporateAccountRow): CorporateAppli
 
 export const normalizePostal = (p: string) => (/^\d{7}$/.test(p) ? `${p.slice(0, 3)}-${p.slice(3)}` : p);
 
+/** A pending corporate account from an application (the user's, or one an admin creates for an owner). */
+export function pendingCorporateValues(body: CorporateApplicationBody, appliedBy: string): typeof corporateAccounts.$inferInsert {
+  return {
+    status: 'pending',
+    companyName: body.company_name,
+    companyNameKana: body.company_name_kana,
+    department: body.department || null,
+    postalCode: normalizePostal(body.postal_code),
+    address: body.address,
+    phone: body.phone,
+    billingContactName: body.billing_contact_name,
+    billingEmails: [...new Set(body.billing_emails.map((e) => e.toLowerCase()))],
+    corporateNumber: body.corporate_number || null,
+    registrationNumber: body.registration_number || null,
+    paymentMethod: body.payment_method,
+    appliedBy,
+  };
+}
+
 /**
  * Upgrade and corporate applications (BILLING.md "Account types and upgrade"): the plans in force,
  * a trial or individual user's application, and an administrator's approval or reactivation —
@@ -108,21 +127,7 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
         if (pending) throw new AppError('CONFLICT', corporateMessages.alreadyPending);
         const [row] = await tx
           .insert(corporateAccounts)
-          .values({
-            status: 'pending',
-            companyName: body.company_name,
-            companyNameKana: body.company_name_kana,
-            department: body.department || null,
-            postalCode: normalizePostal(body.postal_code),
-            address: body.address,
-            phone: body.phone,
-            billingContactName: body.billing_contact_name,
-            billingEmails: [...new Set(body.billing_emails.map((e) => e.toLowerCase()))],
-            corporateNumber: body.corporate_number || null,
-            registrationNumber: body.registration_number || null,
-            paymentMethod: body.payment_method,
-            appliedBy: user.id,
-          })
+          .values(pendingCorporateValues(body, user.id))
           .returning();
         await writeAudit(tx, actor, {
           action: 'corporate_account.applied',

@@ -1,12 +1,10 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { endOfDay, startOfDay } from '@poi/shared/billing-time';
 import type { AdminUserListFilter } from '@poi/shared/schemas/user';
 import type { AccountType } from '@poi/shared/roles';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { users } from '../../db/schema/users';
-import { billingAccounts } from '../../db/schema/money';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -47,12 +45,8 @@ export async function updateDisplayName(ex: Executor, id: string, displayName: s
   return rows[0];
 }
 
-/** A user row with the payment method of the account that pays for them (theirs or their company's). */
-export type AdminUserRow = UserRow & { paymentMethod: 'card' | 'bank_transfer' | null };
-
-const ownAccount = alias(billingAccounts, 'own_account');
-const companyAccount = alias(billingAccounts, 'company_account');
-const paymentMethodColumn = sql<'card' | 'bank_transfer' | null>`coalesce(${ownAccount.paymentMethod}, ${companyAccount.paymentMethod})`;
+/** A user row as the admin screens read it (payment_method is kept on the row by triggers). */
+export type AdminUserRow = UserRow;
 
 /**
  * E-mail or display name contains the keyword, both sides folded as the searches fold them
@@ -75,21 +69,10 @@ const SORT_COLUMNS = {
   last_login_at: users.lastLoginAt,
 } as const;
 
-/**
- * How a user pays: their own billing account's method, else their company's; 'none' without
- * either. Written as IN / NOT IN over the billing accounts (hashed once per query, then one probe
- * per user) rather than on the joined columns, so the count needs no join and the planner can
- * still walk the list's order index.
- */
+/** How a user pays (users.payment_method: their own account's method, else their company's; none: null). */
 function paymentCondition(method: AdminUserListFilter['payment_method']): SQL | undefined {
   if (!method) return undefined;
-  const ownIds = (extra: SQL) => sql`(SELECT b.user_id FROM billing_accounts b WHERE b.user_id IS NOT NULL${extra})`;
-  const companyIds = (extra: SQL) => sql`(SELECT b.corporate_account_id FROM billing_accounts b WHERE b.corporate_account_id IS NOT NULL${extra})`;
-  if (method === 'none') {
-    return sql`${users.id} NOT IN ${ownIds(sql``)} AND (${users.corporateAccountId} IS NULL OR ${users.corporateAccountId} NOT IN ${companyIds(sql``)})`;
-  }
-  const is = sql` AND b.payment_method = ${method}`;
-  return sql`(${users.id} IN ${ownIds(is)} OR (${users.id} NOT IN ${ownIds(sql``)} AND ${users.corporateAccountId} IN ${companyIds(is)}))`;
+  return method === 'none' ? isNull(users.paymentMethod) : eq(users.paymentMethod, method);
 }
 
 function adminUserWhere(f: Omit<AdminUserListFilter, 'limit' | 'offset' | 'sort' | 'order'>): SQL | undefined {
@@ -105,15 +88,6 @@ function adminUserWhere(f: Omit<AdminUserListFilter, 'limit' | 'offset' | 'sort'
   return conditions.length ? and(...conditions) : undefined;
 }
 
-function adminUserQuery(ex: Executor, where: SQL | undefined) {
-  return ex
-    .select({ user: users, paymentMethod: paymentMethodColumn })
-    .from(users)
-    .leftJoin(ownAccount, eq(ownAccount.userId, users.id))
-    .leftJoin(companyAccount, eq(companyAccount.corporateAccountId, users.corporateAccountId))
-    .where(where);
-}
-
 /**
  * The admin user list: a page in the chosen order (the id last, in the same direction, so pages
  * never overlap) and the exact total.
@@ -121,19 +95,17 @@ function adminUserQuery(ex: Executor, where: SQL | undefined) {
 export async function listAdminUsers(ex: Executor, f: Omit<AdminUserListFilter, 'limit' | 'offset'> & { limit?: number; offset?: number }): Promise<{ rows: AdminUserRow[]; total: number }> {
   const where = adminUserWhere(f);
   const dir = f.order === 'asc' ? asc : desc;
-  const page = adminUserQuery(ex, where).orderBy(dir(SORT_COLUMNS[f.sort]), dir(users.id));
+  const page = ex.select().from(users).where(where).orderBy(dir(SORT_COLUMNS[f.sort]), dir(users.id));
   const countQuery = ex.select({ total: sql<number>`count(*)::int` }).from(users).where(where);
   const [rows, count] = await Promise.all([
     f.limit === undefined ? page : page.limit(f.limit).offset(f.offset ?? 0),
     f.limit === undefined ? Promise.resolve([{ total: -1 }]) : countQuery,
   ]);
-  const list = rows.map((r) => ({ ...r.user, paymentMethod: r.paymentMethod }));
-  return { rows: list, total: f.limit === undefined ? list.length : (count[0]?.total ?? 0) };
+  return { rows, total: f.limit === undefined ? rows.length : (count[0]?.total ?? 0) };
 }
 
 export async function findAdminUser(ex: Executor, id: string): Promise<AdminUserRow | undefined> {
-  const rows = await adminUserQuery(ex, eq(users.id, id)).limit(1);
-  return rows[0] ? { ...rows[0].user, paymentMethod: rows[0].paymentMethod } : undefined;
+  return findUserById(ex, id);
 }
 
 /** Active administrators other than the given user (the caller holds the admins' row locks). */

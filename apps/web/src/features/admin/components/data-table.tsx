@@ -49,3 +49,17 @@ export const PAY_LABELS: Record<string, string> = { card: 'カード', bank_tran
 export const dateTime = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }) : '—';
 export const dateOnly = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('ja-JP', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit' }) : '—');
+
+/** The facts of one record (a user, a company) as a two-column list of labels and values. */
+export function DefinitionGrid({ items }: { items: Array<[label: string, value: ReactNode]> }) {
+  return (
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-2">
+      {items.map(([k, v]) => (
+        <div key={k}>
+          <dt className="text-xs text-gray-700">{k}</dt>
+          <dd className="break-all text-gray-900">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -11,7 +11,8 @@ import { getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, yen } from '../../billing/components/labels';
 import { post, useAdminAction, useCorporate, useCorporateList } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
-import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, DataTable, dateOnly } from '../components/data-table';
+import { CorporateForm } from '../components/corporate-form';
+import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, DataTable, dateOnly, DefinitionGrid } from '../components/data-table';
 import { ReasonDialog } from '../components/reason-dialog';
 import { useUrlParams } from '../use-url-params';
 
@@ -25,6 +26,7 @@ export function AdminCorporatePage() {
   const list = useCorporateList({ status: view.status, q: view.q, limit: String(PAGE_SIZE), offset: String((page - 1) * PAGE_SIZE) });
   const [keyword, setKeyword] = useState(view.q);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
 
   const search = (e: FormEvent) => {
     e.preventDefault();
@@ -69,7 +71,11 @@ export function AdminCorporatePage() {
 
   return (
     <div>
-      <PageHeader title="法人アカウント管理" description="請求書払いのお申し込みは、与信限度額と支払条件を決めて承認します。" />
+      <PageHeader
+        title="法人アカウント管理"
+        description="請求書払いのお申し込みは、与信限度額と支払条件を決めて承認します。"
+        actions={<Button onClick={() => setCreating(true)}>法人アカウントを作成</Button>}
+      />
       <div className="mb-4 flex flex-wrap items-end gap-2">
         <label className="text-sm text-gray-800">
           状態
@@ -92,11 +98,12 @@ export function AdminCorporatePage() {
       </div>
       {body}
       {openId ? <CorporateDetailDialog id={openId} onClose={() => setOpenId(null)} /> : null}
+      {creating ? <CorporateForm editing={null} onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }
 
-type Action = 'approve' | 'reject' | 'suspend' | 'activate' | 'add-member' | { remove: string } | null;
+type Action = 'approve' | 'reject' | 'suspend' | 'activate' | 'add-member' | 'edit' | { remove: string } | null;
 
 function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const detail = useCorporate(id);
@@ -118,8 +125,8 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
     const { account: a, members, invoices, audit } = detail.data;
     content = (
       <div className="space-y-5 text-sm">
-        <dl className="grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-2">
-          {[
+        <DefinitionGrid
+          items={[
             ['状態', `${CORPORATE_STATUS_LABELS[a.status]}${a.status_reason ? `(${a.status_reason})` : ''}`],
             ['お客様番号', a.customer_number ?? '—'],
             ['会社名', `${a.company_name}(${a.company_name_kana})`],
@@ -133,13 +140,8 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
             ['支払方法', PAYMENT_METHOD_LABELS[a.payment_method]],
             ['与信限度額', a.credit_limit === null ? '—' : yen(a.credit_limit)],
             ['支払条件', a.payment_terms === 'month_end_next_month' ? '月末締め翌月末払い' : a.payment_terms],
-          ].map(([k, v]) => (
-            <div key={k}>
-              <dt className="text-xs text-gray-700">{k}</dt>
-              <dd className="break-all text-gray-900">{v}</dd>
-            </div>
-          ))}
-        </dl>
+          ]}
+        />
         <section aria-labelledby="members-h">
           <div className="mb-1 flex items-center justify-between">
             <h3 id="members-h" className="font-semibold text-gray-900">
@@ -199,6 +201,11 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
         footer={
           a ? (
             <>
+              {a.status !== 'rejected' ? (
+                <Button variant="secondary" onClick={() => setAction('edit')}>
+                  情報を編集
+                </Button>
+              ) : null}
               {a.status === 'pending' ? (
                 <>
                   <Button variant="danger" onClick={() => setAction('reject')}>
@@ -243,6 +250,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           </FormField>
         </ReasonDialog>
       ) : null}
+      {a && action === 'edit' ? <CorporateForm editing={a} onClose={() => setAction(null)} /> : null}
       {a && action === 'reject' ? (
         <ReasonDialog
           title="お申し込みを却下"

@@ -15,7 +15,7 @@ import { useAuth } from '../../../lib/auth-store';
 import { yen } from '../../billing/components/labels';
 import { downloadCsv, post, useAdminAction, useAdminUser, useAdminUsers } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
-import { DataTable, dateTime, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../components/data-table';
+import { DataTable, dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../components/data-table';
 import { ReasonDialog } from '../components/reason-dialog';
 import { useUrlParams } from '../use-url-params';
 
@@ -152,8 +152,8 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
     const { user, usage_this_month: usage, api_keys: keys, invoices, audit } = detail.data;
     content = (
       <div className="space-y-5 text-sm">
-        <dl className="grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-2">
-          {[
+        <DefinitionGrid
+          items={[
             ['メールアドレス', user.email],
             ['表示名', user.display_name ?? '(未設定)'],
             ['アカウント種別', ACCOUNT_TYPE_LABELS[user.account_type]],
@@ -163,13 +163,8 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
             ['登録日時', dateTime(user.created_at)],
             ['最終ログイン', dateTime(user.last_login_at)],
             ['ユーザーID', user.id],
-          ].map(([k, v]) => (
-            <div key={k}>
-              <dt className="text-xs text-gray-700">{k}</dt>
-              <dd className="break-all text-gray-900">{v}</dd>
-            </div>
-          ))}
-        </dl>
+          ]}
+        />
         <section aria-labelledby="usage-h">
           <h3 id="usage-h" className="mb-1 font-semibold text-gray-900">
             今月の利用({usage.year_month})
