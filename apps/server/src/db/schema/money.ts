@@ -171,7 +171,11 @@ export const invoiceLines = pgTable(
     /** Tax rate in basis points (1000 = 10 %). */
     taxRateBp: integer('tax_rate_bp').notNull().default(1000),
   },
-  (t) => [uniqueIndex('invoice_lines_position_key').on(t.invoiceId, t.position)],
+  (t) => [
+    uniqueIndex('invoice_lines_position_key').on(t.invoiceId, t.position),
+    // A month's billed amount per dataset (admin revenue): the lines of its invoices, index-only.
+    index('invoice_lines_dataset_amount_idx').on(t.invoiceId, t.kind, t.datasetId, t.amountYen),
+  ],
 );
 
 /** Money received against an invoice (card, bank transfer, credit applied). Append-only. */

@@ -1,0 +1,1 @@
+CREATE INDEX "invoice_lines_dataset_amount_idx" ON "invoice_lines" USING btree ("invoice_id","kind","dataset_id","amount_yen");
