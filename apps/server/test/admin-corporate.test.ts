@@ -109,6 +109,10 @@ describe('admin corporate', () => {
     const walked = [...(await page(`q=${encodeURIComponent(mark)}&limit=2`)).accounts, ...(await page(`q=${encodeURIComponent(mark)}&limit=2&offset=2`)).accounts, ...(await page(`q=${encodeURIComponent(mark)}&limit=2&offset=4`)).accounts];
     expect(walked.map((a) => a.id)).toEqual(all.accounts.map((a) => a.id));
     expect((await page(`q=${all.accounts[0]!.customer_number}`)).accounts.map((a) => a.id)).toEqual([all.accounts[0]!.id]);
+    const csv = await api('GET', `/admin/corporate.csv?q=${encodeURIComponent(mark)}`, admin);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.startsWith('\uFEFF法人アカウントID,状態,会社名')).toBe(true);
+    expect(csv.body.trim().split('\r\n').slice(1).map((l) => l.split(',')[0])).toEqual(all.accounts.map((a) => a.id));
     expect((await page(`q=${encodeURIComponent(mark)}&status=pending`)).total).toBe(0);
     expect((await api('GET', '/admin/corporate?status=closed', admin)).statusCode).toBe(400);
   });

@@ -10,6 +10,7 @@ import {
   updateCorporateBodySchema,
 } from '@poi/shared/schemas/admin-corporate';
 import { corporateParamsSchema } from '@poi/shared/schemas/billing';
+import { attachment } from '../../lib/csv';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
@@ -32,6 +33,24 @@ export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: Admin
       },
     },
     async (request) => ok(await adminCorporate.list(request.query)),
+  );
+
+  app.get(
+    '/admin/corporate.csv',
+    {
+      schema: {
+        tags,
+        summary: '法人アカウント一覧のCSV(絞り込みに合う全件、UTF-8 BOM付き)',
+        querystring: corporateListQuerySchema.pick({ status: true, q: true }),
+        produces: ['text/csv'],
+        response: errorResponses(400, 401, 403),
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', attachment('corporate-accounts.csv', '法人アカウント一覧.csv'))
+        .send(await adminCorporate.csv(request.query)),
   );
 
   app.post(

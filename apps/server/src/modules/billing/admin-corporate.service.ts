@@ -5,6 +5,7 @@ import type { Db, Executor } from '../../db/client';
 import { auditLogs, billingAccounts, corporateAccounts, invoices } from '../../db/schema/money';
 import { users } from '../../db/schema/users';
 import type { ChangeFeed } from '../../lib/change-feed';
+import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { toAuditEntry } from '../users/admin-users.service';
@@ -161,6 +162,32 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     detail,
+
+    /** Every account matching the list's filters, as CSV (companies, their terms and limits). */
+    async csv(f: Pick<CorporateListFilter, 'status' | 'q'>): Promise<string> {
+      const rows = await db
+        .select({ corp: corporateAccounts, customerNumber: billingAccounts.customerNumber, members: memberCount })
+        .from(corporateAccounts)
+        .leftJoin(billingAccounts, eq(billingAccounts.corporateAccountId, corporateAccounts.id))
+        .where(listWhere(f))
+        .orderBy(desc(corporateAccounts.createdAt), desc(corporateAccounts.id));
+      return csvDocument(
+        ['法人アカウントID', '状態', '会社名', '会社名(カナ)', 'お客様番号', '支払方法', '与信限度額(円)', '支払条件', 'メンバー数', '請求書送付先', '申込日時'],
+        rows.map(({ corp: c, customerNumber, members }) => [
+          c.id,
+          c.status,
+          c.companyName,
+          c.companyNameKana,
+          customerNumber,
+          c.paymentMethod,
+          c.creditLimitYen,
+          c.paymentTerms,
+          Number(members),
+          c.billingEmails.join(' '),
+          c.createdAt.toISOString(),
+        ]),
+      );
+    },
 
     async create(actor: AuditActor, body: CreateCorporateBody) {
       const out = await db.transaction(async (tx) => {

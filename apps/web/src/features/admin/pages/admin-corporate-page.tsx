@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { CORPORATE_STATUSES, type CorporateSummary } from '@poi/shared/schemas/admin-corporate';
 import { Button } from '../../../components/ui/button';
@@ -9,7 +10,7 @@ import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, yen } from '../../billing/components/labels';
-import { post, useAdminAction, useCorporate, useCorporateList } from '../api/admin-api';
+import { downloadCsv, post, useAdminAction, useCorporate, useCorporateList } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
 import { CorporateForm } from '../components/corporate-form';
 import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, DataTable, dateOnly, DefinitionGrid } from '../components/data-table';
@@ -74,7 +75,19 @@ export function AdminCorporatePage() {
       <PageHeader
         title="法人アカウント管理"
         description="請求書払いのお申し込みは、与信限度額と支払条件を決めて承認します。"
-        actions={<Button onClick={() => setCreating(true)}>法人アカウントを作成</Button>}
+        actions={
+          <>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                downloadCsv('/console/v1/admin/corporate.csv', 'corporate-accounts.csv', { status: view.status, q: view.q }).catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')))
+              }
+            >
+              <Download className="h-4 w-4" aria-hidden /> CSV
+            </Button>
+            <Button onClick={() => setCreating(true)}>法人アカウントを作成</Button>
+          </>
+        }
       />
       <div className="mb-4 flex flex-wrap items-end gap-2">
         <label className="text-sm text-gray-800">
