@@ -328,7 +328,7 @@ describe('audit log', () => {
 });
 
 describe('two instances', () => {
-  it.skipIf(!process.env.TEST_DATABASE_URL)('a suspension reaches the sessions and API keys of another instance at once (NOTIFY), at worst within the 10 s key cache', async () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)('a suspension reaches the sessions and API keys of another instance within a second (NOTIFY), not the cache lifetimes', async () => {
     const user = await newUser('multi', 'individual');
     const key = (await api('POST', '/api-keys', user, { name: '別インスタンス' })).json().data.key as string;
     // The second instance opens the same database as the first.
@@ -344,10 +344,12 @@ describe('two instances', () => {
       expect((await app2.inject({ method: 'GET', url: '/console/v1/user', headers: bearer(user.token) })).statusCode).toBe(200);
       const at = Date.now();
       expect((await api('POST', `/admin/users/${user.id}/suspend`, admin, { reason: '別インスタンス確認' })).statusCode).toBe(200);
-      expect((await app2.inject({ method: 'GET', url: '/console/v1/user', headers: bearer(user.token) })).statusCode).toBe(401);
-      while ((await search()).statusCode !== 403) {
-        expect(Date.now() - at).toBeLessThan(11_000);
-        await new Promise((r) => setTimeout(r, 250));
+      // The other instance hears of it by NOTIFY: within a second (milliseconds, unless the machine
+      // is loaded), far below the 5 s session and 10 s key cache lifetimes it would otherwise take.
+      const session = () => app2.inject({ method: 'GET', url: '/console/v1/user', headers: bearer(user.token) });
+      while ((await session()).statusCode !== 401 || (await search()).statusCode !== 403) {
+        expect(Date.now() - at).toBeLessThan(1_000);
+        await new Promise((r) => setTimeout(r, 20));
       }
     } finally {
       await app2.close();

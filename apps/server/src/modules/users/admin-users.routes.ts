@@ -111,7 +111,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
         tags,
         summary: 'ユーザーの停止(理由必須)',
         description:
-          '全セッションとAPIキーを即時に無効化します(PostgreSQLでは他のインスタンスにも通知で即時に伝わり、通知が届かない場合でも10秒以内)。最後の有効な管理者と自分自身は停止できません。',
+          '全セッションとAPIキーを無効化します(処理したインスタンスでは即時、他のインスタンスにはPostgreSQLの通知で数ミリ秒以内、通知が届かない場合でも10秒以内)。最後の有効な管理者と自分自身は停止できません。',
         params: userIdParamsSchema,
         body: adminReasonBodySchema,
         response: { 200: adminUserResponseSchema, ...errorResponses(400, 401, 403, 404, 409) },
