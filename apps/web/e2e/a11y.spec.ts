@@ -471,6 +471,16 @@ test.describe('axe and tap targets on every screen and dialog', () => {
       const problems: Record<string, unknown> = {};
       const check = async (name: string, dialog: Locator) => {
         await expect(dialog).toBeVisible();
+        // Content that arrives after the dialog opens (a POI's details, its map) can make the body
+        // scroll; the modal then makes it a Tab stop on its next render. Check once it has.
+        await expect
+          .poll(() =>
+            dialog.evaluate((d) => {
+              const body = d.querySelector<HTMLElement>('.overflow-y-auto');
+              return !body || body.scrollHeight <= body.clientHeight + 1 || body.tabIndex === 0;
+            }),
+          )
+          .toBe(true);
         const violations = await axeViolations(page, `dialog: ${name}`);
         if (violations.length) problems[`${name} axe`] = violations;
         if (viewport === PHONE) {

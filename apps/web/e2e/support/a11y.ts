@@ -28,6 +28,20 @@ export async function expectAxeClean(page: Page, what?: string) {
 export async function axeViolations(page: Page, what?: string): Promise<string[]> {
   // Screens load lazily: scan once the screen is there (every screen has its h1), not its fallback.
   await page.locator('h1').first().waitFor({ state: 'attached', timeout: 10_000 });
+  // And once what is entering or leaving (a toast sliding in, fading out) has come to rest: mid-way
+  // its colours are blended with the page (axe measured a toast's text at 1.9:1 while it faded in).
+  // A toast's countdown bar runs for as long as the toast shows, and spinners never end: both are
+  // left out.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity || /progress/i.test((a as CSSAnimation).animationName ?? ''),
+        ),
+    undefined,
+    { timeout: 5_000 },
+  );
   const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const viewport = page.viewportSize();
   const openDialog = await page.evaluate(() => {

@@ -30,8 +30,8 @@ export const ISSUER_ENV = {
 export interface BillingServer {
   baseUrl: string;
   stripe: FakeStripe;
-  /** Moves the server's clock this many days ahead of the real one (0 = now). */
-  setClockOffsetDays(days: number): void;
+  /** Moves the server's wall clock by whole days from now; resolves once the server shows it. */
+  setClockOffsetDays(days: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -69,8 +69,17 @@ export async function startBillingServer(portOffset = 7): Promise<BillingServer>
   return {
     baseUrl,
     stripe,
-    setClockOffsetDays(days) {
+    async setClockOffsetDays(days) {
       fs.writeFileSync(clockFile, `+${days}d\n`);
+      // libfaketime re-reads the file at most once a second, and only when the process asks for
+      // the time: wait until the server's own clock (its Date header) shows the move, so that
+      // what follows (a sign-in's resend wait, a close) runs on the new day.
+      const expected = Date.now() + (days - 1) * 86_400_000;
+      for (const started = Date.now(); Date.now() - started < 15_000; await new Promise((r) => setTimeout(r, 200))) {
+        const res = await fetch(`${baseUrl}/healthz`);
+        if (Date.parse(res.headers.get('date') ?? '') > expected) return;
+      }
+      throw new Error(`the billing server's clock did not move by ${days} days`);
     },
     async stop() {
       await server.stop();
