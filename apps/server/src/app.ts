@@ -40,6 +40,9 @@ import { createPaymentsService, type PaymentsService } from './modules/payments/
 import { createStripeClient } from './modules/payments/stripe-client';
 import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
+import { refreshPoiStatistics } from './modules/pois/pois.repository';
+import { createSearchBackfill, type SearchBackfill } from './modules/pois/search-backfill';
+import { prepareSearchColumns } from './modules/pois/search-columns';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
@@ -100,6 +103,8 @@ declare module 'fastify' {
     transfers: TransfersService;
     /** Corporate applications and their activation (tests wait for its mails with idle()). */
     corporate: CorporateService;
+    /** Rewrites the search columns of POIs written by an older folding (migration 0014; /healthz reports it). */
+    searchBackfill: SearchBackfill;
   }
 }
 
@@ -212,6 +217,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await app.register(errorHandlerPlugin);
+
+  // Readings (kuromoji's dictionary) are loaded before the first POI write, so each write stores them.
+  await prepareSearchColumns();
+  const searchBackfill = createSearchBackfill({ db: database.db, log: app.log, afterRun: () => refreshPoiStatistics(database.db) });
+  app.decorate('searchBackfill', searchBackfill);
 
   const changes = createChangeFeed();
   // Other instances on the same PostgreSQL hear of every change at once (a suspension, a revoked key).
@@ -334,11 +344,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await housekeeping();
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     if (config.billingJobs) closeJob.start();
+    searchBackfill.start();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await changeLink?.close();
     await closeJob.stop();
+    await searchBackfill.stop();
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
     await poisService.settled();

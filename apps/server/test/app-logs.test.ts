@@ -13,7 +13,12 @@ describe('app', () => {
   it('answers /healthz with the database engine', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', redis: 'not_configured' });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
+      redis: 'not_configured',
+      search_backfill: { running: expect.any(Boolean), rewritten: 0, per_second: null },
+    });
   });
 
   it('echoes a request id and sets the security headers', async () => {

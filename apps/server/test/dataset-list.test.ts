@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillDatasetSearchBatch } from '../src/modules/pois/search-backfill';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
 /** Issue 17: the dataset lists past 100 — paging, keyword, sort, validation, and the provider picker's search. */
@@ -169,11 +170,14 @@ describe('keyword', () => {
     expect(await names(`keyword=${encodeURIComponent('寺社世界')}`)).toEqual([]);
   });
 
-  it('treats % and _ as characters, not patterns', async () => {
-    expect(await names(`keyword=${encodeURIComponent('100%_')}`)).toEqual(['100%_果汁スタンド']);
-    expect(await names(`keyword=${encodeURIComponent('0%')}`)).toEqual(['100%_果汁スタンド']);
-    expect(await names(`keyword=${encodeURIComponent('%')}`)).toEqual(['100%_果汁スタンド']);
-    expect(await names('keyword=_')).toEqual(['100%_果汁スタンド']);
+  it('folds as the POI search does: kana, symbols and spaces inside a name (issue 21)', async () => {
+    expect(await names(`keyword=${encodeURIComponent('かふぇ')}`)).toEqual(['ｶﾌｪ・ﾒﾆｭｰ']);
+    expect(await names(`keyword=${encodeURIComponent('カフエメニュー')}`)).toEqual(['ｶﾌｪ・ﾒﾆｭｰ']);
+    expect(await names(`keyword=${encodeURIComponent('tokyocafe')}`)).toEqual(['ＴＯＫＹＯ Ｃａｆｅ ｓｅｌｅｃｔｉｏｎ']);
+    // % and _ are symbols: never patterns, and left out like ・ and -.
+    expect(await names(`keyword=${encodeURIComponent('100%_果汁')}`)).toEqual(['100%_果汁スタンド']);
+    expect(await names(`keyword=${encodeURIComponent('果汁-スタンド')}`)).toEqual(['100%_果汁スタンド']);
+    expect((await list(`managed=true&keyword=${encodeURIComponent('%_・')}&limit=1`)).total).toBe(SEEDED);
   });
 
   it('pages a keyword with the exact total, and a blank keyword is no keyword', async () => {
@@ -221,7 +225,7 @@ describe('validation', () => {
 });
 
 describe('stored search text', () => {
-  it('is what the migration computes for existing rows', async () => {
+  it('of rows migration 0007 wrote is rewritten by the back-fill (migration 0015) to what a new dataset stores', async () => {
     const dir = path.join(import.meta.dirname, '../src/db/migrations');
     const file = readdirSync(dir).find((f) => /^\d+_dataset_list_search\.sql$/.test(f))!;
     const updates = readFileSync(path.join(dir, file), 'utf8')
@@ -232,16 +236,27 @@ describe('stored search text', () => {
     const before = await ctx.query<{ id: string; search_text: string; search_grams: string[] }>(
       'SELECT id, search_text, search_grams FROM datasets ORDER BY id',
     );
+    // As 0007 left existing rows (NFKC + case), marked stale as 0015 marks them.
     for (const u of updates) await ctx.query(u);
+    await ctx.query('UPDATE datasets SET search_version = 0');
+    const old = await ctx.query<{ search_text: string }>('SELECT search_text FROM datasets ORDER BY id');
+    expect(old.find((r) => r.search_text.startsWith('カフェ・メニュー'))!.search_text).toBe('カフェ・メニュー 半角カナで登録したカフェのデータ');
+    let rewritten = 0;
+    for (;;) {
+      const n = await backfillDatasetSearchBatch(ctx.database.db, 50);
+      if (!n) break;
+      rewritten += n;
+    }
+    expect(rewritten).toBe(before.length);
     const after = await ctx.query<{ id: string; search_text: string; search_grams: string[] }>(
       'SELECT id, search_text, search_grams FROM datasets ORDER BY id',
     );
     expect(after.map((r) => r.search_text)).toEqual(before.map((r) => r.search_text));
     expect(after.map((r) => [...r.search_grams].sort())).toEqual(before.map((r) => [...r.search_grams].sort()));
-    const cafe = before.find((r) => r.search_text.startsWith('カフェ・メニュー'))!;
-    expect(cafe.search_text).toBe('カフェ・メニュー 半角カナで登録したカフェのデータ');
+    const cafe = after.find((r) => r.search_text.startsWith('カフエメニユー'))!;
+    expect(cafe.search_text).toBe('カフエメニユー 半角カナデ登録シタカフエノデータ');
     // Every character and 2-character substring, none with the space.
-    expect(cafe.search_grams).toEqual(expect.arrayContaining(['カ', 'ー', 'カフ', 'ュー', 'デー']));
+    expect(cafe.search_grams).toEqual(expect.arrayContaining(['カ', 'ー', 'カフ', 'ユー', 'デー']));
     expect(cafe.search_grams.some((g) => /\s/.test(g))).toBe(false);
   });
 });

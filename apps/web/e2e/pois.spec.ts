@@ -55,6 +55,15 @@ test('import a CSV in the modal, find the POIs by keyword and radius on /poi, mo
   const results = page.getByRole('region', { name: /検索結果/ });
   await expect(results.getByRole('row')).toHaveCount(3);
   await expect(results.getByRole('cell', { name: 'ｶﾌｪ 丸の内', exact: true })).toBeVisible();
+  // Typed the way people type (issue 21): hiragana finds katakana, a reading finds the kanji name.
+  await page.getByLabel('キーワード').fill('かふぇ まるのうち');
+  await page.getByRole('button', { name: '検索', exact: true }).click();
+  await expect(results.getByRole('row')).toHaveCount(2);
+  await expect(results.getByRole('cell', { name: 'ｶﾌｪ 丸の内', exact: true })).toBeVisible();
+  await page.getByLabel('キーワード').fill('とうきょうたわー');
+  await page.getByRole('button', { name: '検索', exact: true }).click();
+  await expect(results.getByRole('row')).toHaveCount(2);
+  await expect(results.getByRole('cell', { name: '東京タワー', exact: true })).toBeVisible();
 
   await page.getByLabel('キーワード').fill('');
   await page.getByLabel('緯度').fill('35.681236');

@@ -169,7 +169,7 @@ export function PoiManagementPage() {
               describe={(d) => `${d.poi_count.toLocaleString('ja-JP')}件`}
             />
           </FormField>
-          <FormField id="poi-search-keyword" label="キーワード" hint="名称・住所・カテゴリ・タグを検索します(全角・半角は区別しません)">
+          <FormField id="poi-search-keyword" label="キーワード" hint="名称・住所・カテゴリ・タグを検索します(全角・半角、ひらがな・カタカナ、記号は区別しません。名称は読みでも探せます)">
             <input id="poi-search-keyword" type="search" value={keyword} onChange={(e) => setKeyword(e.target.value)} className={inputClass} />
           </FormField>
           <div className="grid grid-cols-3 gap-2">

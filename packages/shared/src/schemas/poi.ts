@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LATITUDE_MAX, LONGITUDE_MAX, POI_FIELD_MAX, POI_SEARCH_DEFAULT_LIMIT, POI_SEARCH_MAX_LIMIT } from '../limits';
 import { messages } from '../messages';
-import { normalizeSearchText } from '../text';
+import { foldKeywordWords } from '../search-fold';
 import { datasetIdSchema } from './dataset';
 
 export const POI_TAGS_MAX = 50;
@@ -163,7 +163,7 @@ export const SEARCH_CURSOR_MAX = 512;
 export const searchMessages = {
   limit: `件数(limit)は1から${POI_SEARCH_MAX_LIMIT}の整数で指定してください`,
   offset: `開始位置(offset)は0から${SEARCH_OFFSET_MAX}の整数で指定してください`,
-  keywordBlank: 'キーワードに検索する文字を入力してください(空白だけのキーワードは指定できません)',
+  keywordBlank: 'キーワードに検索する文字を入力してください(空白や記号だけのキーワードは指定できません)',
   keywordTooManyWords: `キーワードは${SEARCH_KEYWORD_MAX_WORDS}語以内で指定してください`,
   cursorInvalid: 'cursor が正しくないか、検索条件と一致しません。前の応答の next_cursor をそのまま、同じ検索条件で指定してください',
   cursorWithOffset: 'cursor と offset は同時に指定できません',
@@ -189,10 +189,9 @@ const integerParam = (message: string, min: number, max: number, fallback: numbe
     z.number({ error: message }).int(message).min(min, message).max(max, message).default(fallback).describe(description),
   );
 
-/** The words of a keyword as the search matches them: normalised, distinct, each required. */
+/** The words of a keyword as the search matches them: folded (search-fold.ts), distinct, each required. */
 export function keywordWords(keyword: string): string[] {
-  const normalized = normalizeSearchText(keyword);
-  return normalized ? [...new Set(normalized.split(' '))] : [];
+  return foldKeywordWords(keyword);
 }
 
 export const poiSearchQuerySchema = z
@@ -205,7 +204,7 @@ export const poiSearchQuerySchema = z
       .refine((v) => keywordWords(v).length <= SEARCH_KEYWORD_MAX_WORDS, searchMessages.keywordTooManyWords)
       .optional()
       .describe(
-        '名称・住所・カテゴリ・タグに含まれる文字列(最大100文字)。空白(半角・全角)で区切った語はすべてを含むPOIだけが該当します(AND。語はどの項目にあってもよく、順序も問いません。最大10語)。全角・半角、大文字・小文字を区別しません',
+        '名称・住所・カテゴリ・タグに含まれる文字列(最大100文字)。空白(半角・全角)で区切った語はすべてを含むPOIだけが該当します(AND。語はどの項目にあってもよく、順序も問いません。最大10語)。全角・半角、大文字・小文字、ひらがな・カタカナ、長音(ー・-)、小書きの仮名(ァ・ャ・ッなど)、漢字の間のヶ・ケ・が、主な異体字(髙・﨑・齋・邊など)、記号と名称中の空白、アクセント記号(é など)を区別しません。名称は読み(ひらがな・カタカナ・ローマ字)でも探せます(例: とうきょうたわー、tokyo tower → 東京タワー)',
       ),
     latitude: decimalParam('緯度', -90, 90, '緯度は-90から90の範囲で指定してください', '検索の中心の緯度(世界測地系、10進数)。経度と一緒に指定すると近い順に並びます'),
     longitude: decimalParam('経度', -180, 180, '経度は-180から180の範囲で指定してください', '検索の中心の経度(世界測地系、10進数)'),
@@ -243,7 +242,9 @@ export const poiSearchResponseSchema = z.object({
   data: z.object({
     pois: z
       .array(poiSchema)
-      .describe('検索結果のPOI。緯度・経度を指定した検索は近い順、それ以外は登録の新しい順。同じ距離(同じ登録日時)のPOIは poi_id の昇順(降順)で並び、順序は常に一意です'),
+      .describe(
+        '検索結果のPOI。緯度・経度を指定した検索は近い順、それ以外は登録の新しい順(キーワードがあれば、名称がキーワードと一致するPOI、名称がキーワードで始まるPOI、その他の順に分けたうえで、それぞれ新しい順)。同じ距離(同じ登録日時)のPOIは poi_id の昇順(降順)で並び、順序は常に一意です',
+      ),
     /** Exact up to SEARCH_TOTAL_CAP (then `total_capped`); exact at any size without keyword and point. */
     total: z
       .number()

@@ -51,7 +51,7 @@ const successExamples = {
     },
   },
   capped: {
-    summary: `該当が${SEARCH_TOTAL_CAP}件を超えるキーワード検索(新しい順。total は上限の ${SEARCH_TOTAL_CAP}、total_capped が true)`,
+    summary: `該当が${SEARCH_TOTAL_CAP}件を超えるキーワード検索(名称の一致・前方一致が先、それぞれ新しい順。total は上限の ${SEARCH_TOTAL_CAP}、total_capped が true)`,
     value: {
       success: true,
       data: { pois: [samplePoi({})], total: SEARCH_TOTAL_CAP, total_capped: true, next_cursor: 'eyJ0IjoiMjAyNi0xMS0yMCAwOToxNTowMCswMCIsImkiOiIwYjdjIn0.Zx8yW7vU6tS5rQ4pO3nM2l' },
@@ -84,7 +84,7 @@ const errorResponse = (description: string, examples: Record<string, { summary: 
 /** Error answers of the public API, with the situations that produce them (shown on /docs/api). */
 export const publicErrorResponses = {
   400: errorResponse(
-    'VALIDATION_ERROR: パラメーターが不正(dataset_id なし、範囲外・数値でない値、URLエンコードの誤り、不明なパラメーター、空白だけのキーワード、不正な cursor など)。errors[] に項目(field)ごとの理由が入ります',
+    'VALIDATION_ERROR: パラメーターが不正(dataset_id なし、範囲外・数値でない値、URLエンコードの誤り、不明なパラメーター、空白や記号だけのキーワード、不正な cursor など)。errors[] に項目(field)ごとの理由が入ります',
     {
       unknown: {
         summary: '不明なパラメーター(lat / lng / q などの綴り違い)',

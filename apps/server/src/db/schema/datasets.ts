@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, customType, doublePrecision, index, uniqueIndex, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, customType, doublePrecision, index, uniqueIndex, integer, numeric, smallint, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
 export const datasets = pgTable(
@@ -19,13 +19,15 @@ export const datasets = pgTable(
     stripeProductId: text('stripe_product_id'),
     stripeMeterId: text('stripe_meter_id'),
     poiCount: integer('poi_count').notNull().default(0),
-    /** NFKC + lower-cased name and description: what list keywords match (as pois.search_text). */
+    /** The name and the description, each folded as POI text is (search-fold.ts): what list keywords match. */
     searchText: text('search_text').notNull().default(''),
     /**
      * The distinct characters and 2-character substrings of search_text: serve 1- and
      * 2-character keywords through a GIN index, which trigrams cannot.
      */
     searchGrams: text('search_grams').array().notNull().default(sql`'{}'::text[]`),
+    /** The folding search_text and search_grams were written with (as pois.search_version; 0 = rewrite). */
+    searchVersion: smallint('search_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -84,10 +86,21 @@ export const pois = pgTable(
     website: text('website'),
     imageUrl: text('image_url'),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    /** NFKC + lower-cased name, address, category and tags: what keywords match. */
+    /**
+     * What keywords match: the name, address, category and tags, each folded by
+     * @poi/shared/search-fold (one run of letters per field, space-separated), then the name's
+     * reading in katakana, its romaji and the English of its loanwords (search-columns.ts).
+     */
     searchText: text('search_text').notNull(),
     /** Character bigrams of search_text: serves 2-character keywords, which trigrams cannot. */
     searchBigrams: text('search_bigrams').array().notNull(),
+    /** The folded name alone: a keyword search without a point ranks exact, then prefix matches of it first. */
+    searchName: text('search_name').notNull().default(''),
+    /**
+     * Which folding wrote the search columns (SEARCH_FOLD_VERSION); 0 = not yet, or written before
+     * the readings dictionary was loaded. The back-fill job (search-backfill.ts) rewrites such rows.
+     */
+    searchVersion: smallint('search_version').notNull().default(0),
     /**
      * poi_earth(latitude, longitude), stored: the GiST index, the exact distance filter and the
      * KNN ordering then read it instead of recomputing ll_to_earth for every candidate row.
@@ -104,6 +117,8 @@ export const pois = pgTable(
     index('pois_dataset_created_idx').on(t.datasetId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('pois_search_text_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('pois_search_bigrams_idx').using('gin', t.searchBigrams),
+    index('pois_dataset_search_name_idx').on(t.datasetId, t.searchName.op('text_pattern_ops')),
+    index('pois_search_stale_idx').on(t.id).where(sql`${t.searchVersion} < 1`),
     // INCLUDE (dataset_id, id) in migration 0009 (hand-written: drizzle cannot express INCLUDE).
     index('pois_earth_idx').using('gist', t.earth),
   ],

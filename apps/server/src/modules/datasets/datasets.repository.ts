@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
-import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
+import { foldKeywordWords, foldSearchWord } from '@poi/shared/search-fold';
+import { characterBigrams } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { datasetPriceHistory, datasets } from '../../db/schema/datasets';
 import { escapeLike } from '../users/users.repository';
@@ -35,11 +36,17 @@ const filterCondition = (type: DatasetFilter): SQL | undefined => {
   }
 };
 
-/** What a dataset's keywords match: its name and description, normalised as POI text is. */
-export function datasetSearchColumns(name: string, description: string | null): { searchText: string; searchGrams: string[] } {
-  const searchText = normalizeSearchText(description ? `${name} ${description}` : name);
+/** The folding datasets' search columns are written with (0: rewritten by the back-fill). */
+export const DATASET_SEARCH_VERSION = 1;
+
+/**
+ * What a dataset's keywords match: its name and its description, each folded as POI text is
+ * (search-fold.ts: one run of letters each, space-separated), so a word matches inside one of them.
+ */
+export function datasetSearchColumns(name: string, description: string | null): { searchText: string; searchGrams: string[]; searchVersion: number } {
+  const searchText = [name, description ?? ''].map(foldSearchWord).filter(Boolean).join(' ');
   const characters = new Set(Array.from(searchText).filter((c) => !/\s/u.test(c)));
-  return { searchText, searchGrams: [...characters, ...characterBigrams(searchText)] };
+  return { searchText, searchGrams: [...characters, ...characterBigrams(searchText)], searchVersion: DATASET_SEARCH_VERSION };
 }
 
 /**
@@ -49,9 +56,8 @@ export function datasetSearchColumns(name: string, description: string | null): 
  * to nothing.
  */
 function datasetKeywordCondition(keyword: string | undefined): SQL | undefined {
-  const normalized = keyword ? normalizeSearchText(keyword) : '';
-  if (!normalized) return undefined;
-  const words = [...new Set(normalized.split(' '))];
+  const words = keyword ? foldKeywordWords(keyword) : [];
+  if (!words.length) return undefined;
   return and(
     ...words.map((word) =>
       Array.from(word).length <= 2 ? sql`${datasets.searchGrams} @> ARRAY[${word}]::text[]` : sql`${datasets.searchText} LIKE ${`%${escapeLike(word)}%`}`,
@@ -113,7 +119,7 @@ export const PREFER_INDEX_SQL = 'SET LOCAL enable_seqscan = off';
 
 /** One page in the chosen order and the exact number of matches (past the end: no rows, the total). */
 export async function listDatasets(ex: Executor, f: DatasetListFilter): Promise<{ rows: DatasetRow[]; total: number }> {
-  if (f.keyword && normalizeSearchText(f.keyword)) {
+  if (f.keyword && foldKeywordWords(f.keyword).length) {
     return ex.transaction(async (tx) => {
       await tx.execute(sql.raw(PREFER_INDEX_SQL));
       const q = buildDatasetListQueries(tx, f);

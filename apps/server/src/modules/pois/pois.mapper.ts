@@ -1,7 +1,7 @@
 import type { Poi } from '@poi/shared/schemas/poi';
 import type { PoiRow } from './pois.repository';
 
-export const toPoi = (row: Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams'>, distance?: number): Poi => ({
+export const toPoi = (row: Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion'>, distance?: number): Poi => ({
   poi_id: row.id,
   dataset_id: row.datasetId,
   name: row.name,

@@ -4,18 +4,18 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
-import { characterBigrams, normalizeSearchText } from '@poi/shared/text';
 import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/poi';
+import { foldKeywordTerms } from '@poi/shared/search-fold';
 import type { Executor } from '../../db/client';
 import { datasets, pois } from '../../db/schema/datasets';
 import { escapeLike } from '../users/users.repository';
+import { SEARCH_FOLD_VERSION, searchColumns, staleSearchRowsMayExist } from './search-columns';
 
 export type PoiRow = typeof pois.$inferSelect;
 
 /** The stored columns of a POI's fields, with the derived search columns kept in step. */
 export function toPoiColumns(fields: PoiFields) {
   const tags = fields.tags ?? [];
-  const searchText = normalizeSearchText([fields.name, fields.address, fields.category, ...tags].filter(Boolean).join(' '));
   return {
     name: fields.name,
     latitude: fields.latitude,
@@ -27,16 +27,27 @@ export function toPoiColumns(fields: PoiFields) {
     website: fields.website ?? null,
     imageUrl: fields.image_url ?? null,
     tags,
-    searchText,
-    searchBigrams: characterBigrams(searchText),
+    ...searchColumns({ name: fields.name, address: fields.address, category: fields.category, tags }),
   };
 }
 
 /** One keyword word as the search binds it: the LIKE pattern, and the bigram when it has 2 characters. */
-export interface KeywordTerms {
+export interface KeywordTerm {
   like: string;
   bigram?: string;
 }
+
+/**
+ * A keyword word, and while POIs written by the folding before migration 0014 may remain (the
+ * back-fill has not finished), the same word as those rows hold it (NFKC + lower case) when that
+ * differs: such a form never occurs in a rewritten row (it holds a symbol, hiragana, a small kana,
+ * a variant kanji …), so it finds exactly the stale rows the old search found.
+ */
+export interface KeywordTerms extends KeywordTerm {
+  legacy?: KeywordTerm;
+}
+
+const termOf = (word: string): KeywordTerm => ({ like: `%${escapeLike(word)}%`, bigram: Array.from(word).length === 2 ? word : undefined });
 
 /**
  * The words of a keyword, each required (AND, in any field and any order: search_text holds
@@ -44,10 +55,11 @@ export interface KeywordTerms {
  * first, so that a prepared statement's shape is just how many of each kind there are.
  */
 function keywordTerms(keyword: string | undefined): KeywordTerms[] {
-  const words = keyword ? keywordWords(keyword) : [];
-  const needed = words.filter((w) => !words.some((other) => other !== w && other.includes(w)));
+  const words = keyword ? foldKeywordTerms(keyword) : [];
+  const legacy = staleSearchRowsMayExist();
+  const needed = words.filter((w) => !words.some((other) => other !== w && other.word.includes(w.word)));
   return needed
-    .map((w) => ({ like: `%${escapeLike(w)}%`, bigram: Array.from(w).length === 2 ? w : undefined }))
+    .map((w) => ({ ...termOf(w.word), legacy: legacy && w.legacy ? termOf(w.legacy) : undefined }))
     .sort((a, b) => Number(a.bigram === undefined) - Number(b.bigram === undefined));
 }
 
@@ -55,10 +67,19 @@ function keywordTerms(keyword: string | undefined): KeywordTerms[] {
  * The keyword condition of ARCHITECTURE.md: 3+ characters go through the trigram index,
  * 2 characters through the bigram array (then confirmed), 1 character by substring alone.
  */
-function keywordCondition(t: KeywordTerms): SQL {
+function termCondition(t: KeywordTerm): SQL {
   const like = sql`${pois.searchText} LIKE ${t.like}`;
   return t.bigram === undefined ? like : sql`${pois.searchBigrams} @> ARRAY[${t.bigram}]::text[] AND ${like}`;
 }
+
+function keywordCondition(t: KeywordTerms): SQL {
+  if (!t.legacy) return termCondition(t);
+  return sql`((${termCondition(t)}) OR (${pois.searchVersion} < ${SEARCH_FOLD_VERSION} AND ${termCondition(t.legacy)}))`;
+}
+
+/** The kinds of a point search's terms, in order: a prepared statement per shape. */
+const termsShape = (terms: KeywordTerms[]) =>
+  terms.map((t) => `${t.bigram === undefined ? 'l' : 'b'}${t.legacy ? (t.legacy.bigram === undefined ? 'L' : 'B') : ''}`).join('');
 
 export async function insertPoi(ex: Executor, datasetId: string, fields: PoiFields): Promise<PoiRow> {
   const rows = await ex.insert(pois).values({ datasetId, ...toPoiColumns(fields) }).returning();
@@ -88,9 +109,10 @@ export async function deletePoi(ex: Executor, id: string): Promise<PoiRow | unde
  * Where a walk by cursor continues: after this row in the search's order. Around a point the
  * order is the KNN operator's value (the chord between the cube points, monotone in the
  * distance), then the id; otherwise created_at (its text, which keeps PostgreSQL's
- * microseconds), then the id, both descending.
+ * microseconds), then the id, both descending, after the rank of the name's match (0 exact,
+ * 1 prefix, 2 other) for a keyword search.
  */
-export type SearchKey = { knn: number; id: string } | { ts: string; id: string };
+export type SearchKey = { knn: number; id: string } | { ts: string; id: string; rank?: number };
 
 export interface PoiSearchFilter {
   datasetIds: string[];
@@ -105,7 +127,7 @@ export interface PoiSearchFilter {
   knownTotal?: { total: number; capped: boolean };
 }
 
-export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams'> & { distance: number | null };
+export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion'> & { distance: number | null };
 
 export interface PoiSearchResult {
   rows: PoiSearchRow[];
@@ -123,7 +145,14 @@ export interface PoiSearchResult {
 
 // What a search answers: not the stored earth cube nor the derived search columns, which are
 // large (the bigram array) and never leave the server.
-const { earth: _earth, searchText: _searchText, searchBigrams: _searchBigrams, ...resultColumns } = getTableColumns(pois);
+const {
+  earth: _earth,
+  searchText: _searchText,
+  searchBigrams: _searchBigrams,
+  searchName: _searchName,
+  searchVersion: _searchVersion,
+  ...resultColumns
+} = getTableColumns(pois);
 
 /** The radius asked (mean-Earth metres) as earthdistance metres, and earthdistance metres back. */
 const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);
@@ -140,7 +169,7 @@ interface PointParams {
   latitude: Bound;
   longitude: Bound;
   radius?: Bound;
-  terms: Array<{ like: Bound; bigram?: Bound }>;
+  terms: Array<{ like: Bound; bigram?: Bound; legacy?: { like: Bound; bigram?: Bound } }>;
   /** How many rows the KNN walk reads, in KNN order, before the exact order is applied. */
   window: Bound;
   offset: Bound;
@@ -247,8 +276,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     byShape = new Map();
     pointStatements.set(ex, byShape);
   }
-  const bigrams = r.terms.filter((t) => t.bigram !== undefined).length;
-  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${bigrams}b${r.terms.length - bigrams}l_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
+  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${termsShape(r.terms)}_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
   let statement = byShape.get(shape);
   if (!statement) {
     const slot = (name: string) => sql.placeholder(name);
@@ -257,7 +285,11 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
       latitude: slot('latitude'),
       longitude: slot('longitude'),
       radius: r.point.radius !== undefined ? slot('radius') : undefined,
-      terms: r.terms.map((t, i) => ({ like: slot(`like${i}`), bigram: t.bigram === undefined ? undefined : slot(`bigram${i}`) })),
+      terms: r.terms.map((t, i) => ({
+        like: slot(`like${i}`),
+        bigram: t.bigram === undefined ? undefined : slot(`bigram${i}`),
+        legacy: t.legacy ? { like: slot(`legacyLike${i}`), bigram: t.legacy.bigram === undefined ? undefined : slot(`legacyBigram${i}`) } : undefined,
+      })),
       window: slot('window'),
       offset: slot('offset'),
       limit: slot('limit'),
@@ -271,6 +303,8 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
   r.terms.forEach((t, i) => {
     values[`like${i}`] = t.like;
     if (t.bigram !== undefined) values[`bigram${i}`] = t.bigram;
+    if (t.legacy) values[`legacyLike${i}`] = t.legacy.like;
+    if (t.legacy?.bigram !== undefined) values[`legacyBigram${i}`] = t.legacy.bigram;
   });
   if (r.after) Object.assign(values, { afterKnn: r.after.knn, afterId: r.after.id });
   return statement.execute(values);
@@ -354,22 +388,60 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
 }
 
 /**
+ * The page of a keyword search without a point, ranked (issue 21): POIs whose folded name is the
+ * keyword (its words joined) first, then those whose name starts with it, then the other matches;
+ * newest first, then id, within each rank. The first n rows of that order are among the first n
+ * of each rank, so each rank is read on its own (the exact and prefix ranks through
+ * pois_dataset_search_name_idx, the rest as an unranked keyword search reads) and only those
+ * 3 × n rows are sorted. A cursor carries the rank: ranks before it are skipped, its own rank
+ * continues after the key, the later ones start from their top.
+ */
+function rankedKeywordPage(ex: Executor, f: PoiSearchFilter, filter: SQL, exact: string, after?: { ts: string; id: string; rank?: number }) {
+  const n = (f.after ? 0 : f.offset) + f.limit + 1;
+  const prefix = `${escapeLike(exact)}%`;
+  const dataset = datasetCondition(f.datasetIds);
+  const ranks: Array<[number, SQL]> = [
+    [0, sql`${dataset} AND ${pois.searchName} = ${exact}`],
+    [1, sql`${dataset} AND ${pois.searchName} LIKE ${prefix} AND ${pois.searchName} <> ${exact}`],
+    [2, sql`${filter} AND ${pois.searchName} NOT LIKE ${prefix}`],
+  ];
+  const parts = ranks
+    .filter(([rank]) => !after || rank >= (after.rank ?? 2))
+    .map(([rank, where]) => {
+      const cont = after && rank === (after.rank ?? 2) ? sql` AND (${pois.createdAt}, ${pois.id}) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``;
+      return sql`(SELECT ${pois.id} AS rid, ${sql.raw(String(rank))} AS rrank, ${pois.createdAt} AS rts FROM ${pois}
+                  WHERE ${where}${cont} ORDER BY ${pois.createdAt} DESC, ${pois.id} DESC LIMIT ${n})`;
+    });
+  const ranked = sql`(SELECT rid, rrank, rts FROM (${sql.join(parts, sql` UNION ALL `)}) AS parts
+                      ORDER BY rrank, rts DESC, rid DESC LIMIT ${f.limit + 1} OFFSET ${f.after ? 0 : f.offset}) AS ranked`;
+  return ex
+    .select({ ...resultColumns, distance: sql<null>`NULL::float8`, ts: sql<string>`ranked.rts::text`, rank: sql<number>`ranked.rrank` })
+    .from(ranked)
+    .innerJoin(pois, sql`${pois.id} = ranked.rid`)
+    .orderBy(sql`ranked.rrank`, sql`ranked.rts DESC`, sql`ranked.rid DESC`);
+}
+
+/**
  * The statements of a search without a point (newest first, then id), built but not run: the
  * page with one row of look-ahead, the capped count of a keyword search, and the exact total of
  * a plain list (the datasets' POI counts, kept in the same transactions as the POIs).
  */
-export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: KeywordTerms[]) {
+export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: KeywordTerms[], ranked = true) {
   const filter = and(datasetCondition(f.datasetIds), ...terms.map(keywordCondition));
-  const after = f.after && 'ts' in f.after ? sql`(${pois.createdAt}, ${pois.id}) < (${f.after.ts}::timestamptz, ${f.after.id}::uuid)` : undefined;
+  const listAfter = f.after && 'ts' in f.after ? f.after : undefined;
+  const after = listAfter ? sql`(${pois.createdAt}, ${pois.id}) < (${listAfter.ts}::timestamptz, ${listAfter.id}::uuid)` : undefined;
   const order = [desc(pois.createdAt), desc(pois.id)];
+  const words = f.keyword && ranked ? keywordWords(f.keyword) : [];
   return {
-    page: ex
-      .select({ ...resultColumns, distance: sql<null>`NULL::float8`, ts: sql<string>`${pois.createdAt}::text` })
-      .from(pois)
-      .where(and(filter, after))
-      .orderBy(...order)
-      .limit(f.limit + 1)
-      .offset(f.after ? 0 : f.offset),
+    page: words.length
+      ? rankedKeywordPage(ex, f, filter!, words.join(''), listAfter)
+      : ex
+          .select({ ...resultColumns, distance: sql<null>`NULL::float8`, ts: sql<string>`${pois.createdAt}::text`, rank: sql<null>`NULL::int` })
+          .from(pois)
+          .where(and(filter, after))
+          .orderBy(...order)
+          .limit(f.limit + 1)
+          .offset(f.after ? 0 : f.offset),
     count: countQuery(ex, filter, order),
     datasetsTotal: ex
       .select({ total: sql<number>`coalesce(sum(${datasets.poiCount}), 0)::int` })
@@ -382,20 +454,23 @@ export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: Keywor
  * The statements a search runs, built but not run: the benchmark sends them straight to the
  * driver as its baseline. `count: false` leaves the total out (the cost of counting): around a
  * point the window stops after the page instead of reaching past the cap; otherwise no count.
+ * `ranked: false` pages a keyword search newest first without the name ranks (the order before
+ * issue 21: the cost of ranking).
  */
-export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean } = { count: true }) {
+export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean; ranked?: boolean } = { count: true }) {
   const terms = keywordTerms(f.keyword);
   if (f.point) {
     const window = options.count ? Math.max(f.offset + f.limit + 1, SEARCH_TOTAL_CAP + 1) : f.offset + f.limit + 1;
     return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
   }
-  const q = buildListQueries(ex, f, terms);
+  const q = buildListQueries(ex, f, terms, options.ranked ?? true);
   return { page: q.page, count: options.count ? (terms.length ? q.count : q.datasetsTotal) : undefined };
 }
 
 /**
  * The search of ARCHITECTURE.md "Data" in one documented order with a tie-breaker: nearest
- * first then poi_id around a point, newest first then poi_id otherwise; every match once over
+ * first then poi_id around a point, newest first then poi_id otherwise (a keyword search first
+ * ranks exact and prefix matches of the name, rankedKeywordPage); every match once over
  * offset pages of unchanged data, and once over a cursor walk whatever changes meanwhile.
  * `knn`: the executor for point searches (Database.knnDb), if any.
  */
@@ -405,9 +480,9 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executo
   const q = buildListQueries(ex, f, terms);
   const [page, exact] = await Promise.all([q.page, terms.length ? undefined : q.datasetsTotal]);
   const more = page.length > f.limit;
-  const rows = page.slice(0, f.limit).map(({ ts: _ts, ...row }) => row);
+  const rows = page.slice(0, f.limit).map(({ ts: _ts, rank: _rank, ...row }) => row);
   const last = page[f.limit - 1];
-  const next = more && last ? { ts: last.ts, id: last.id } : undefined;
+  const next = more && last ? { ts: last.ts, id: last.id, ...(last.rank === null ? {} : { rank: Number(last.rank) }) } : undefined;
   if (exact) return { rows, total: exact[0]?.total ?? 0, capped: false, next };
   if (f.knownTotal) return { rows, ...f.knownTotal, next };
   // A first page that is not full is the whole answer: no count needed.
@@ -447,7 +522,7 @@ export async function listPoisAfter(ex: Executor, datasetId: string, afterId: st
 }
 
 /** A PostgreSQL array literal of text items, quoted and escaped. */
-const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+export const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 type PoiColumns = ReturnType<typeof toPoiColumns>;
 
@@ -467,15 +542,16 @@ export interface PoiSink {
 async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[]): Promise<void> {
   const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
   await ex.execute(sql`
-    INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
+    INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)
     SELECT ${datasetId}::uuid, u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url,
-           u.tags::text[], u.search_text, u.search_bigrams::text[]
+           u.tags::text[], u.search_text, u.search_bigrams::text[], u.search_name, u.search_version
       FROM unnest(
         ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
         ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
-        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
-      ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)`);
+        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[],
+        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
+      ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)`);
 }
 
 /** A sink of batched multi-row INSERTs (PGlite: it runs in this thread, so there is nothing to overlap). */
@@ -499,7 +575,8 @@ export function insertSink(ex: Executor, datasetId: string, batchSize = 1000): P
   };
 }
 
-export const POI_COPY_COLUMNS = 'dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams';
+export const POI_COPY_COLUMNS =
+  'dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version';
 
 const copyText = (s: string | null) => (s === null ? '\\N' : s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
 
@@ -519,6 +596,8 @@ export function copyLine(datasetId: string, c: PoiColumns): string {
     copyText(arrayLiteral(c.tags)),
     copyText(c.searchText),
     copyText(arrayLiteral(c.searchBigrams)),
+    copyText(c.searchName),
+    String(c.searchVersion),
   ].join('\t')}\n`;
 }
 
@@ -590,14 +669,16 @@ export async function updatePoisBulk(ex: Executor, rows: Array<{ id: string; fie
     UPDATE pois AS p
        SET name = u.name, latitude = u.latitude, longitude = u.longitude, address = u.address, category = u.category,
            description = u.description, phone = u.phone, website = u.website, image_url = u.image_url,
-           tags = u.tags::text[], search_text = u.search_text, search_bigrams = u.search_bigrams::text[], updated_at = now()
+           tags = u.tags::text[], search_text = u.search_text, search_bigrams = u.search_bigrams::text[],
+           search_name = u.search_name, search_version = u.search_version, updated_at = now()
       FROM unnest(
         ${sql.param(rows.map((r) => r.id))}::uuid[],
         ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
         ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
-        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[]
-      ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams)
+        ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[],
+        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
+      ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)
      WHERE p.id = u.id
        AND (p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.image_url, p.tags)
            IS DISTINCT FROM (u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url, u.tags::text[])`);

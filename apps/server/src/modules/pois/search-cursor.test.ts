@@ -11,8 +11,13 @@ describe('search cursors', () => {
     const c = codec.encode({ knn: 123.456789012345, id }, point);
     expect(c).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(codec.decode(c, { ...point, datasetIds: ['b', 'a', 'b'] })).toEqual({ knn: 123.456789012345, id });
-    const t = codec.encode({ ts: '2026-11-23 19:33:42.123456+00', id }, list);
-    expect(codec.decode(t, { datasetIds: ['a'], keyword: '東京　ｶﾌｪ' })).toEqual({ ts: '2026-11-23 19:33:42.123456+00', id });
+    // A keyword search is ranked (exact, prefix, other): its cursor carries the rank, a list's does not.
+    const t = codec.encode({ ts: '2026-11-23 19:33:42.123456+00', id, rank: 1 }, list);
+    expect(codec.decode(t, { datasetIds: ['a'], keyword: '東京　ｶﾌｪ' })).toEqual({ ts: '2026-11-23 19:33:42.123456+00', id, rank: 1 });
+    const plain = { datasetIds: ['a'] };
+    expect(codec.decode(codec.encode({ ts: '2026-11-23 19:33:42.123456+00', id }, plain), plain)).toEqual({ ts: '2026-11-23 19:33:42.123456+00', id });
+    expect(codec.decode(codec.encode({ ts: '2026-11-23 19:33:42.123456+00', id }, list), list)).toBeUndefined();
+    expect(codec.decode(codec.encode({ ts: '2026-11-23 19:33:42.123456+00', id, rank: 2 }, plain), plain)).toBeUndefined();
   });
 
   it('refuses a cursor of other filters, an altered one, another secret and garbage', () => {

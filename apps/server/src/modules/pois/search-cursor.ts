@@ -39,7 +39,9 @@ export function createCursorCodec(secret: string): CursorCodec {
   const sign = (payload: string, scope: CursorScope) => createHmac('sha256', key).update(payload).update('\n').update(scopeOf(scope)).digest().subarray(0, 16);
   return {
     encode(position, scope) {
-      const payload = Buffer.from(JSON.stringify('knn' in position ? { d: position.knn, i: position.id } : { t: position.ts, i: position.id })).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify('knn' in position ? { d: position.knn, i: position.id } : { t: position.ts, i: position.id, ...(position.rank === undefined ? {} : { r: position.rank }) }),
+      ).toString('base64url');
       return `${payload}.${sign(payload, scope).toString('base64url')}`;
     },
     decode(cursor, scope) {
@@ -54,11 +56,15 @@ export function createCursorCodec(secret: string): CursorCodec {
       } catch {
         return undefined;
       }
-      const v = value as { d?: unknown; t?: unknown; i?: unknown };
+      const v = value as { d?: unknown; t?: unknown; i?: unknown; r?: unknown };
       if (typeof v.i !== 'string' || !UUID.test(v.i)) return undefined;
       // A cursor of a point search continues a point search, and the other way round.
       if (scope.point) return typeof v.d === 'number' && Number.isFinite(v.d) && v.d >= 0 ? { knn: v.d, id: v.i } : undefined;
-      return typeof v.t === 'string' && TIMESTAMP.test(v.t) ? { ts: v.t, id: v.i } : undefined;
+      if (typeof v.t !== 'string' || !TIMESTAMP.test(v.t)) return undefined;
+      // A keyword search without a point is ranked (exact, prefix, other: 0–2); a list is not.
+      const keyword = !!scope.keyword && keywordWords(scope.keyword).length > 0;
+      if (!keyword) return v.r === undefined ? { ts: v.t, id: v.i } : undefined;
+      return v.r === 0 || v.r === 1 || v.r === 2 ? { ts: v.t, id: v.i, rank: v.r } : undefined;
     },
   };
 }

@@ -63,7 +63,7 @@ function KeywordBox({ value, onChange }: { value: string; onChange: (keyword: st
           className={inputClass}
         />
         <p id="dataset-keyword-hint" className="sr-only">
-          全角・半角、大文字・小文字は区別しません。空白で区切るとすべてを含むデータセットを探します。
+          全角・半角、大文字・小文字、ひらがな・カタカナ、記号は区別しません。空白で区切るとすべてを含むデータセットを探します。
         </p>
       </div>
       <Button type="submit" variant="secondary" aria-label="検索">
