@@ -257,6 +257,15 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
               'R-' || replace(year_month, '-', '') || '-' || lpad((row_number() OVER (PARTITION BY year_month ORDER BY id))::text, 6, '0'), paid_at
        FROM invoices WHERE status = 'paid'`,
     );
+    // The numbers used above advance the gap-free counters, so that the server's own monthly close
+    // (which runs on start and closes any month the seed left without an invoice) numbers after them.
+    await q(
+      `INSERT INTO number_counters (series, last_number)
+       SELECT 'invoice:' || replace(year_month, '-', ''), max(substr(number, 12)::int) FROM invoices WHERE number LIKE 'POI-%' GROUP BY year_month
+       UNION ALL
+       SELECT 'receipt:' || substr(receipt_number, 3, 6), max(substr(receipt_number, 10)::int) FROM payments WHERE receipt_number LIKE 'R-%' GROUP BY 1
+       ON CONFLICT (series) DO UPDATE SET last_number = greatest(number_counters.last_number, excluded.last_number)`,
+    );
     await q('DROP TABLE seed_lines');
   });
 

@@ -12,11 +12,12 @@ import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
 import type { Database } from '../apps/server/src/db/client';
 import {
   buildDatasetListQueries,
+  DATASET_SEARCH_VERSION,
   datasetSearchColumns,
   PREFER_INDEX_SQL,
   type DatasetListFilter,
 } from '../apps/server/src/modules/datasets/datasets.repository';
-import { normalizeSearchText } from '@poi/shared/text';
+import { foldKeywordWords } from '@poi/shared/search-fold';
 import { CITIES, prng } from './generate';
 import { fmt, pct, type BenchResult } from './stats';
 
@@ -71,8 +72,8 @@ async function seed(ctx: DatasetListBenchContext): Promise<number> {
       cols.grams!.push(`{${search.searchGrams.map((b) => `"${b.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`);
     }
     await ctx.query(
-      `INSERT INTO datasets (name, description, price_per_search, is_platform_dataset, created_by, assigned_user_id, created_at, search_text, search_grams)
-       SELECT u.name, u.description, u.price, u.platform, u.created_by, u.created_by, u.created_at, u.search_text, u.grams::text[]
+      `INSERT INTO datasets (name, description, price_per_search, is_platform_dataset, created_by, assigned_user_id, created_at, search_text, search_grams, search_version)
+       SELECT u.name, u.description, u.price, u.platform, u.created_by, u.created_by, u.created_at, u.search_text, u.grams::text[], ${DATASET_SEARCH_VERSION}
        FROM unnest($1::text[], $2::text[], $3::numeric[], $4::boolean[], $5::uuid[], $6::timestamptz[], $7::text[], $8::text[])
          AS u(name, description, price, platform, created_by, created_at, search_text, grams)`,
       [cols.name, cols.description, cols.price, cols.platform, cols.createdBy, cols.createdAt, cols.searchText, cols.grams],
@@ -168,7 +169,7 @@ export async function runDatasetListBench(ctx: DatasetListBenchContext): Promise
       const q = buildDatasetListQueries(ctx.database.db, filter);
       const page = q.page.toSQL();
       const count = q.count.toSQL();
-      if (p.keyword && normalizeSearchText(p.keyword)) {
+      if (p.keyword && foldKeywordWords(p.keyword).length) {
         await rawTransaction(ctx, [{ sql: PREFER_INDEX_SQL, params: [] }, page, count]);
       } else {
         await Promise.all([ctx.raw(page.sql, page.params), ctx.raw(count.sql, count.params)]);

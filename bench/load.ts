@@ -10,7 +10,7 @@ import type { GeneratedPoi } from './generate';
 const copyLine = (datasetId: string, p: GeneratedPoi): string =>
   poiCopyLine(datasetId, toPoiColumns({ name: p.name, latitude: p.latitude, longitude: p.longitude, address: p.address, category: p.category, tags: p.tags }));
 
-function* lines(datasetId: string, pois: Iterable<GeneratedPoi>, batch = 2000): Generator<string> {
+export function* lines(datasetId: string, pois: Iterable<GeneratedPoi>, batch = 2000): Generator<string> {
   let buf: string[] = [];
   for (const p of pois) {
     buf.push(copyLine(datasetId, p));
@@ -25,6 +25,12 @@ function* lines(datasetId: string, pois: Iterable<GeneratedPoi>, batch = 2000): 
 export async function copyIntoPostgres(client: pg.PoolClient, datasetId: string, pois: Iterable<GeneratedPoi>): Promise<void> {
   const stream = client.query(copyFrom(`COPY pois (${COPY_COLUMNS}) FROM STDIN`));
   await pipeline(Readable.from(lines(datasetId, pois)), stream);
+}
+
+/** COPY of lines already in COPY text format: the bare cost of storing rows, nothing computed. */
+export async function copyChunksIntoPostgres(client: pg.PoolClient, chunks: string[]): Promise<void> {
+  const stream = client.query(copyFrom(`COPY pois (${COPY_COLUMNS}) FROM STDIN`));
+  await pipeline(Readable.from(chunks), stream);
 }
 
 export async function copyIntoPglite(db: PGlite, datasetId: string, pois: Iterable<GeneratedPoi>, chunk = 50_000): Promise<void> {
