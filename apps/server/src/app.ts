@@ -42,6 +42,7 @@ import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { refreshPoiStatistics } from './modules/pois/pois.repository';
 import { createSearchBackfill, type SearchBackfill } from './modules/pois/search-backfill';
+import { createSearchIndex, type SearchIndex } from './modules/search-index/search-index';
 import { prepareSearchColumns } from './modules/pois/search-columns';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
@@ -105,6 +106,8 @@ declare module 'fastify' {
     corporate: CorporateService;
     /** Rewrites the search columns of POIs written by an older folding (migration 0014; /healthz reports it). */
     searchBackfill: SearchBackfill;
+    /** The public API's point searches from memory, kept in step by the change log (issue 15; /healthz reports it). */
+    searchIndex: SearchIndex | undefined;
   }
 }
 
@@ -235,7 +238,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe: createStripeClient(config), changes });
   if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
   const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
-  const poisService = createPoisService({ db: database.db, knnDb: database.knnDb, engine: database.engine, datasetsService, changes, log: app.log, cursorSecret: config.appSecret });
+  const searchIndex = config.searchIndexMaxMb > 0 ? createSearchIndex({ db: database.db, url: database.url, maxMb: config.searchIndexMaxMb, log: app.log, changes }) : undefined;
+  app.decorate('searchIndex', searchIndex);
+  const poisService = createPoisService({
+    db: database.db,
+    knnDb: database.knnDb,
+    engine: database.engine,
+    datasetsService,
+    changes,
+    log: app.log,
+    cursorSecret: config.appSecret,
+    searchIndex,
+  });
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   // The budget guard follows the meter: what it writes, and a refresh after each flush run.
@@ -345,12 +359,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     if (config.billingJobs) closeJob.start();
     searchBackfill.start();
+    searchIndex?.start();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await changeLink?.close();
     await closeJob.stop();
     await searchBackfill.stop();
+    await searchIndex?.stop();
     // Every metered search is stored before the database closes (SIGTERM runs this too).
     await meter.stop().catch(() => undefined);
     await poisService.settled();

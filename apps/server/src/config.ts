@@ -46,6 +46,7 @@ const envSchema = z.object({
   BANK_ACCOUNT_NUMBER: optionalString.pipe(z.string().regex(/^\d{7}$/, 'must be 7 digits').optional()),
   BANK_ACCOUNT_HOLDER: optionalString,
   BILLING_JOBS: z.enum(['on', 'off']).default('on'),
+  SEARCH_INDEX_MAX_MB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
   TRUST_PROXY: optionalString.pipe(
     z
       .string()
@@ -110,6 +111,8 @@ export interface Config {
   bank?: { name: string; branch: string; accountType: string; accountNumber: string; holder: string };
   /** The monthly close and card retry jobs run in this process ('off' in tests that drive them). */
   billingJobs: boolean;
+  /** Memory the in-memory search index may take (issue 15); 0 turns it off (PostgreSQL answers every search). */
+  searchIndexMaxMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -161,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { name: e.BANK_NAME, branch: e.BANK_BRANCH, accountType: e.BANK_ACCOUNT_TYPE ?? '普通', accountNumber: e.BANK_ACCOUNT_NUMBER, holder: e.BANK_ACCOUNT_HOLDER }
         : undefined,
     billingJobs: e.BILLING_JOBS === 'on',
+    searchIndexMaxMb: e.SEARCH_INDEX_MAX_MB,
   };
 }
 

@@ -18,6 +18,17 @@ describe('app', () => {
       database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
       redis: 'not_configured',
       search_backfill: { running: expect.any(Boolean), rewritten: 0, per_second: null },
+      // lag_ms is null until the first read of the change log, a number after it.
+      search_index: expect.objectContaining({
+        enabled: true,
+        datasets_ready: expect.any(Number),
+        datasets_building: expect.any(Number),
+        datasets_over_budget: 0,
+        pois: expect.any(Number),
+        memory_mb: expect.any(Number),
+        budget_mb: 1024,
+        served: 0,
+      }),
     });
   });
 

@@ -155,6 +155,25 @@ export async function createTestContext(env: Record<string, string> = {}, option
   };
 }
 
+/** Another server instance on an open database (a restart, or a second instance on the same PostgreSQL). */
+export async function buildAppOn(database: Database, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const app = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'poi-test-')),
+      WEB_DIST_DIR: path.join(tmpdir(), 'poi-no-console'),
+      BILLING_JOBS: 'off',
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      ...env,
+    }),
+    { database },
+  );
+  await app.ready();
+  return app;
+}
+
 let seq = 0;
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++seq}@example.com`;
 

@@ -2,6 +2,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RedisState } from '../../lib/redis-circuit';
 import { checkDatabase } from './health.repository';
+import type { SearchIndexState } from '../search-index/search-index';
+
+function searchIndexHealth(s: SearchIndexState | undefined) {
+  return {
+    enabled: s?.enabled ?? false,
+    datasets_ready: s?.ready ?? 0,
+    datasets_building: s?.building ?? 0,
+    datasets_over_budget: s?.overBudget ?? 0,
+    pois: s?.pois ?? 0,
+    memory_mb: s?.memoryMb ?? 0,
+    budget_mb: s?.budgetMb ?? 0,
+    lag_ms: s?.lagMs ?? null,
+    served: s?.served ?? 0,
+  };
+}
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,13 +26,24 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['運用'],
         summary: 'ヘルスチェック',
         description:
-          'データベースに接続できれば200。REDIS_URL を設定していて Redis に接続できない間は status と redis が degraded になります(レート制限はこのインスタンスのメモリで継続)。search_backfill は、既存POIの検索用の列(読み・表記ゆれの吸収)をこのインスタンスが書き直している間 running が true になり、書き直した件数と毎秒の件数を示します。',
+          'データベースに接続できれば200。REDIS_URL を設定していて Redis に接続できない間は status と redis が degraded になります(レート制限はこのインスタンスのメモリで継続)。search_backfill は、既存POIの検索用の列(読み・表記ゆれの吸収)をこのインスタンスが書き直している間 running が true になり、書き直した件数と毎秒の件数を示します。search_index は公開検索APIのメモリ上の索引です: 検索に使えるデータセット数(datasets_ready)、構築中(datasets_building)、メモリ上限(SEARCH_INDEX_MAX_MB)に収まらずデータベースで検索するもの(datasets_over_budget)、件数、使用メモリ、変更ログを最後に読んでからの経過ミリ秒(lag_ms)、メモリから答えた検索の数(served)。構築中・上限超過のデータセットの検索はデータベースが応答します。',
         response: {
           200: z.object({
             status: z.enum(['ok', 'degraded']),
             database: z.enum(['pglite', 'postgres']),
             redis: z.enum(['ok', 'degraded', 'not_configured']),
             search_backfill: z.object({ running: z.boolean(), rewritten: z.number().int(), per_second: z.number().nullable() }),
+            search_index: z.object({
+              enabled: z.boolean(),
+              datasets_ready: z.number().int(),
+              datasets_building: z.number().int(),
+              datasets_over_budget: z.number().int(),
+              pois: z.number().int(),
+              memory_mb: z.number(),
+              budget_mb: z.number().int(),
+              lag_ms: z.number().int().nullable(),
+              served: z.number().int(),
+            }),
           }),
         },
       },
@@ -32,6 +58,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         database: app.database.engine,
         redis,
         search_backfill: { running: backfill.running, rewritten: backfill.rewritten, per_second: backfill.rate },
+        search_index: searchIndexHealth(app.searchIndex?.state()),
       };
     },
   );

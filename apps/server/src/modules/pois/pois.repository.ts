@@ -112,7 +112,23 @@ export async function deletePoi(ex: Executor, id: string): Promise<PoiRow | unde
  * microseconds), then the id, both descending, after the rank of the name's match (0 exact,
  * 1 prefix, 2 other) for a keyword search.
  */
-export type SearchKey = { knn: number; id: string } | { ts: string; id: string; rank?: number };
+export type SearchKey = { knn: number; id: string; memory?: boolean } | { ts: string; id: string; rank?: number };
+
+/**
+ * How far apart PostgreSQL's KNN value of a row and the in-memory index's may be (metres of
+ * chord): the two compute the cube coordinates with different cos/sin (glibc's and V8's), which
+ * differ in the last bit for a few percent of angles. A cursor from the other path treats rows
+ * within this band of its key as ties of its row (ordered by id), so the group of POIs sharing
+ * the cursor row's point is neither repeated nor skipped; a cursor of the same path compares
+ * exactly (the band is zero).
+ */
+export const CROSS_PATH_KNN_BAND = 1e-7;
+
+/** The key's band on the path reading it: [lo, hi] of the KNN values that count as the key's own. */
+export const knnBand = (after: { knn: number; memory?: boolean }, onMemoryPath: boolean) => {
+  const band = !!after.memory === onMemoryPath ? 0 : CROSS_PATH_KNN_BAND;
+  return { lo: after.knn - band, hi: after.knn + band };
+};
 
 export interface PoiSearchFilter {
   datasetIds: string[];
@@ -153,6 +169,8 @@ const {
   searchVersion: _searchVersion,
   ...resultColumns
 } = getTableColumns(pois);
+/** The columns of a POI's answer (toPoi): every column but the earth cube and the search columns. */
+export const poiAnswerColumns = resultColumns;
 
 /** The radius asked (mean-Earth metres) as earthdistance metres, and earthdistance metres back. */
 const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);
@@ -174,7 +192,7 @@ interface PointParams {
   window: Bound;
   offset: Bound;
   limit: Bound;
-  after?: { knn: Bound; id: Bound };
+  after?: { lo: Bound; hi: Bound; id: Bound };
   /** Count the matches (up to the cap) in a walk of their own: a cursor's page cannot tell the total. */
   counted: boolean;
 }
@@ -204,8 +222,9 @@ function datasetCondition(ids: unknown[]): SQL {
  */
 export function buildPointQuery(ex: Executor, p: PointParams) {
   const { filter, boxFilter, center, knnOf } = pointWhere(p);
+  // Past the key's band, or inside it after the key's id (an exact tie when the band is zero).
   const after = p.after
-    ? sql`(${knnOf} > ${p.after.knn}::float8 OR (${knnOf} = ${p.after.knn}::float8 AND ${pois.id} > ${p.after.id}::uuid))`
+    ? sql`(${knnOf} > ${p.after.hi}::float8 OR (${knnOf} >= ${p.after.lo}::float8 AND ${pois.id} > ${p.after.id}::uuid))`
     : undefined;
   const ranked = ex.$with('ranked').as(
     ex
@@ -258,7 +277,7 @@ interface PointRun {
   window: number;
   offset: number;
   limit: number;
-  after?: { knn: number; id: string };
+  after?: { lo: number; hi: number; id: string };
   /** Count the total in a walk of its own (a cursor page whose total is not known). */
   counted: boolean;
 }
@@ -293,9 +312,9 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
       window: slot('window'),
       offset: slot('offset'),
       limit: slot('limit'),
-      after: r.after ? { knn: slot('afterKnn'), id: slot('afterId') } : undefined,
+      after: r.after ? { lo: slot('afterLo'), hi: slot('afterHi'), id: slot('afterId') } : undefined,
       counted: r.counted,
-    }).prepare(`poi_point_${shape}_v4`) as unknown as PointStatement;
+    }).prepare(`poi_point_${shape}_v5`) as unknown as PointStatement;
     byShape.set(shape, statement);
   }
   const values: Record<string, unknown> = { ...r.point, window: r.window, offset: r.offset, limit: r.limit };
@@ -306,7 +325,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     if (t.legacy) values[`legacyLike${i}`] = t.legacy.like;
     if (t.legacy?.bigram !== undefined) values[`legacyBigram${i}`] = t.legacy.bigram;
   });
-  if (r.after) Object.assign(values, { afterKnn: r.after.knn, afterId: r.after.id });
+  if (r.after) Object.assign(values, { afterLo: r.after.lo, afterHi: r.after.hi, afterId: r.after.id });
   return statement.execute(values);
 }
 
@@ -328,7 +347,8 @@ function countQuery(ex: Executor, where: SQL | undefined, order: SQL[]) {
 const capTotal = (n: number) => ({ total: Math.min(n, SEARCH_TOTAL_CAP), capped: n > SEARCH_TOTAL_CAP });
 
 async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: NonNullable<PoiSearchFilter['point']> }, terms: KeywordTerms[], knn?: Executor): Promise<PoiSearchResult> {
-  const after = f.after && 'knn' in f.after ? f.after : undefined;
+  const key = f.after && 'knn' in f.after ? f.after : undefined;
+  const after = key ? { ...knnBand(key, false), id: key.id } : undefined;
   const offset = after ? 0 : f.offset;
   const known = f.knownTotal;
   // Past the cap the window's own count tells the total: no second walk for offset pages.

@@ -13,6 +13,7 @@ import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datase
 import { canManageDataset, type DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
 import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
+import type { SearchIndex } from '../search-index/search-index';
 
 const EXPORT_PAGE = 2000;
 /** Rows naming a poi_id are looked up and updated this many at a time. */
@@ -47,6 +48,8 @@ export interface SearchAnswer {
   capped: boolean;
   /** The cursor of the next page, when there is one. */
   nextCursor: string | null;
+  /** From the in-memory index: the page's POIs already as a JSON array (rows is then empty). */
+  poisJson?: string;
 }
 
 export interface ImportResult {
@@ -191,6 +194,8 @@ export function createPoisService(deps: {
   log?: Pick<FastifyBaseLogger, 'warn'>;
   /** Signs search cursors (APP_SECRET). */
   cursorSecret: string;
+  /** The public API's point searches from memory when their datasets are ready (issue 15). */
+  searchIndex?: SearchIndex;
 }): PoisService {
   const { db, engine, datasetsService } = deps;
   const cursors = createCursorCodec(deps.cursorSecret);
@@ -261,6 +266,8 @@ export function createPoisService(deps: {
   async function changed<T>(datasetIds: string[], work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
     const result = await db.transaction(work);
     for (const id of datasetIds) deps.changes?.changed('dataset', id);
+    // The in-memory index has applied the write before it answers: the writer's next search sees it.
+    await deps.searchIndex?.catchUp();
     return result;
   }
 
@@ -280,7 +287,18 @@ export function createPoisService(deps: {
       });
     },
 
-    searchMarketplace: async (query) => run(searchFilter(query, cursors)),
+    async searchMarketplace(query) {
+      const filter = searchFilter(query, cursors);
+      const indexed = deps.searchIndex?.search(filter);
+      if (!indexed) return run(filter);
+      return {
+        rows: [],
+        poisJson: indexed.poisJson,
+        total: indexed.total,
+        capped: indexed.capped,
+        nextCursor: indexed.next ? cursors.encode(indexed.next, filter) : null,
+      };
+    },
 
     async search(user, query) {
       const filter = searchFilter(query, cursors);

@@ -40,7 +40,7 @@ export function createCursorCodec(secret: string): CursorCodec {
   return {
     encode(position, scope) {
       const payload = Buffer.from(
-        JSON.stringify('knn' in position ? { d: position.knn, i: position.id } : { t: position.ts, i: position.id, ...(position.rank === undefined ? {} : { r: position.rank }) }),
+        JSON.stringify('knn' in position ? { d: position.knn, i: position.id, ...(position.memory ? { m: 1 } : {}) } : { t: position.ts, i: position.id, ...(position.rank === undefined ? {} : { r: position.rank }) }),
       ).toString('base64url');
       return `${payload}.${sign(payload, scope).toString('base64url')}`;
     },
@@ -56,10 +56,13 @@ export function createCursorCodec(secret: string): CursorCodec {
       } catch {
         return undefined;
       }
-      const v = value as { d?: unknown; t?: unknown; i?: unknown; r?: unknown };
+      const v = value as { d?: unknown; t?: unknown; i?: unknown; r?: unknown; m?: unknown };
       if (typeof v.i !== 'string' || !UUID.test(v.i)) return undefined;
       // A cursor of a point search continues a point search, and the other way round.
-      if (scope.point) return typeof v.d === 'number' && Number.isFinite(v.d) && v.d >= 0 ? { knn: v.d, id: v.i } : undefined;
+      if (scope.point) {
+        if (typeof v.d !== 'number' || !Number.isFinite(v.d) || v.d < 0 || (v.m !== undefined && v.m !== 1)) return undefined;
+        return v.m === 1 ? { knn: v.d, id: v.i, memory: true } : { knn: v.d, id: v.i };
+      }
       if (typeof v.t !== 'string' || !TIMESTAMP.test(v.t)) return undefined;
       // A keyword search without a point is ranked (exact, prefix, other: 0–2); a list is not.
       const keyword = !!scope.keyword && keywordWords(scope.keyword).length > 0;

@@ -127,12 +127,17 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       let body = searchCache.get(key);
       if (!body) {
         const generation = searchCache.generation();
-        const { rows, total, capped, nextCursor } = await poisService.searchMarketplace(request.query);
-        const answer: PublicSearchResponse = {
-          success: true,
-          data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, next_cursor: nextCursor },
-        };
-        body = JSON.stringify(answer);
+        const { rows, total, capped, nextCursor, poisJson } = await poisService.searchMarketplace(request.query);
+        if (poisJson !== undefined) {
+          // The in-memory index's answer: the POIs serialised once, the rest as JSON.stringify writes it.
+          body = `{"success":true,"data":{"pois":${poisJson},"total":${total},"total_capped":${capped},"next_cursor":${JSON.stringify(nextCursor)}}}`;
+        } else {
+          const answer: PublicSearchResponse = {
+            success: true,
+            data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, next_cursor: nextCursor },
+          };
+          body = JSON.stringify(answer);
+        }
         searchCache.set(key, body, generation);
       }
       // Serialised once here and reused by the cache: a string goes out as it is (Fastify runs

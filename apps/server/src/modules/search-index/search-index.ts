@@ -1,0 +1,534 @@
+/**
+ * The public API's point searches from memory (issue 15), PostgreSQL staying the system of record.
+ *
+ * Built at start-up by keyset pages of each dataset (the server answers meanwhile; a dataset's
+ * searches go to PostgreSQL until it is ready) and kept in step by the change log
+ * (search_changes, written by triggers in the writing transaction, migration 0016):
+ *
+ * - Each read takes the rows of transactions that committed after the previous read's snapshot
+ *   and before its own (txid not visible in the old snapshot, visible in the new one): every
+ *   change once, whatever order transactions commit in, on every instance alike.
+ * - A change names a POI (or a dataset whose POIs changed in bulk); the reader reads that POI
+ *   again in the same snapshot and applies what it finds (insert, change, delete, move), so
+ *   applying a change twice or late is harmless. A bulk change sends the dataset back to
+ *   PostgreSQL until it is built again.
+ * - Reads happen at once after a write on this instance (before the write answers), on a NOTIFY
+ *   from another (PostgreSQL), and every POLL_MS whatever happens (a lost notification).
+ * - If the log cannot be read for STALE_MS, every search goes to PostgreSQL until it can.
+ *
+ * Datasets are indexed while the estimate of their size fits SEARCH_INDEX_MAX_MB; the others stay
+ * on PostgreSQL.
+ */
+import pg from 'pg';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
+import type { Db } from '../../db/client';
+import type { ChangeFeed } from '../../lib/change-feed';
+import { datasets, pois } from '../../db/schema/datasets';
+import { searchChanges } from '../../db/schema/search-changes';
+import { toPoi } from '../pois/pois.mapper';
+import { knnBand, poiAnswerColumns, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
+import { DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexRow, type Match } from './dataset-index';
+
+/** Fallback read of the log when no notification comes. */
+const POLL_MS = 250;
+/**
+ * Without a successful read for this long, the index is not trusted (PostgreSQL: other instances
+ * write too). PGlite is this process's own database: every write goes through this instance
+ * (which reads the log before the write answers), and its queries run on this thread, so a slow
+ * one delays the next read without anything having been missed.
+ */
+const STALE_MS = 1_000;
+/** Rows per page of a build: each page's work holds the event loop for a few milliseconds. */
+const PAGE = 2_000;
+/** A dataset is built again once this many of its POIs changed since its build (and a tenth of them). */
+const REBUILD_CHURN = 5_000;
+/** The log is kept this long; an instance that could not read it for half as long starts over. */
+const LOG_RETENTION_MS = 60 * 60 * 1000;
+export const SEARCH_CHANNEL = 'search_changes';
+
+const answerColumns = poiAnswerColumns;
+
+type AnswerRow = { [K in keyof typeof answerColumns]: (typeof pois.$inferSelect)[K] };
+
+/** A POI's answer without distance_m, serialised once: the JSON object without its closing brace. */
+export function indexRowOf(row: AnswerRow): IndexRow {
+  const json = JSON.stringify(toPoi(row));
+  return { id: row.id, latitude: row.latitude, longitude: row.longitude, json: json.slice(0, -1) };
+}
+
+/** Date.toISOString() of a timestamp, from PostgreSQL: milliseconds truncated, as the driver's Date keeps them. */
+const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+
+interface PageRow extends Record<string, unknown> {
+  id: string;
+  latitude: number;
+  longitude: number;
+  /** The answer's JSON up to the name, and from the address on (without the closing brace). */
+  head: string;
+  tail: string;
+  ts: string;
+}
+
+/**
+ * A build page's rows with their answers serialised by PostgreSQL, toPoi's keys in its order as
+ * JSON.stringify writes them (to_json escapes strings the same way; a null column is null): a
+ * million rows cost a fraction of what parsing every column and writing the JSON here does. The
+ * coordinates are written here, in JavaScript's number format. The parity tests compare these
+ * bytes with the SQL path's answers.
+ */
+const PAGE_COLUMNS = sql.raw(`id, latitude, longitude, created_at::text AS ts,
+  '{"poi_id":"' || id || '","dataset_id":"' || dataset_id || '","name":' || to_json(name)::text AS head,
+  ',"address":' || coalesce(to_json(address)::text, 'null') || ',"category":' || coalesce(to_json(category)::text, 'null') || ',"description":' || coalesce(to_json(description)::text, 'null') || ',"phone":' || coalesce(to_json(phone)::text, 'null') || ',"website":' || coalesce(to_json(website)::text, 'null') || ',"image_url":' || coalesce(to_json(image_url)::text, 'null') || ',"tags":' || to_json(tags)::text || ',"created_at":"' || to_char(created_at AT TIME ZONE 'UTC', '${ISO_MS}') || '","updated_at":"' || to_char(updated_at AT TIME ZONE 'UTC', '${ISO_MS}') || '"' AS tail`);
+
+function pageRowOf(r: PageRow): IndexRow {
+  return { id: r.id, latitude: r.latitude, longitude: r.longitude, json: `${r.head},"latitude":${JSON.stringify(r.latitude)},"longitude":${JSON.stringify(r.longitude)}${r.tail}` };
+}
+
+export interface IndexedSearch {
+  /** The page's POIs as a JSON array, each with distance_m. */
+  poisJson: string;
+  total: number;
+  capped: boolean;
+  next?: SearchKey;
+}
+
+export interface SearchIndexState {
+  enabled: boolean;
+  /** Datasets answered from memory, being built, too large for the budget, and all known. */
+  ready: number;
+  building: number;
+  overBudget: number;
+  pois: number;
+  memoryMb: number;
+  budgetMb: number;
+  /** Milliseconds since the log was last read (null before the first read). */
+  lagMs: number | null;
+  /** Searches answered from memory since start. */
+  served: number;
+}
+
+export interface SearchIndex {
+  start(): void;
+  stop(): Promise<void>;
+  /** The search from memory, or undefined when one of its datasets is not ready (PostgreSQL then answers). */
+  search(filter: PoiSearchFilter): IndexedSearch | undefined;
+  /** Reads the log now (after a write on this instance, before it answers). */
+  catchUp(): Promise<void>;
+  /** Resolves once every dataset known at the call is built or refused (tests, bench). */
+  whenIdle(): Promise<void>;
+  state(): SearchIndexState;
+  /** Whether searches of this dataset are answered from memory. */
+  isReady(datasetId: string): boolean;
+  /** Off: every search goes to PostgreSQL (the bench's baseline); the index is kept in step all the same. */
+  setEnabled(on: boolean): void;
+}
+
+type DatasetState =
+  | { status: 'ready'; index: DatasetIndex }
+  | { status: 'building'; pending: Set<string>; restart: boolean }
+  | { status: 'queued' }
+  | { status: 'over_budget' };
+
+export function createSearchIndex(deps: {
+  db: Db;
+  /** PostgreSQL: a connection of its own LISTENs for other instances' writes. */
+  url?: string;
+  maxMb: number;
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
+  /** A dataset changed on this instance (a deletion, a price): the log is read at once. */
+  changes?: ChangeFeed;
+}): SearchIndex {
+  const { db, log } = deps;
+  const budget = deps.maxMb * 1024 * 1024;
+  const staleMs = deps.url ? STALE_MS : Infinity;
+  const states = new Map<string, DatasetState>();
+  let enabled = true;
+  let stopped = false;
+  /** The snapshot of the last read of the log (pg_snapshot text). */
+  let position: string | undefined;
+  let lastReadAt = 0;
+  /** Bytes per POI seen so far, for estimates before a build. */
+  let bytesPerPoi = 600;
+  const queue: string[] = [];
+  let building: Promise<void> | undefined;
+  let idle: Array<() => void> = [];
+  let pollTimer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let listener: pg.Client | undefined;
+  let reading: Promise<void> | undefined;
+  let readAgain = false;
+  let served = 0;
+  /** Set while this index tells the caches of changes it read (its own listener then does nothing). */
+  let selfNotice = false;
+
+  const usedBytes = () => {
+    let n = 0;
+    for (const s of states.values()) if (s.status === 'ready') n += s.index.bytes;
+    return n;
+  };
+
+  function enqueue(id: string): void {
+    const s = states.get(id);
+    if (s?.status === 'building') {
+      s.restart = true;
+      return;
+    }
+    if (s?.status === 'queued') return;
+    states.set(id, { status: 'queued' });
+    queue.push(id);
+    if (!building) building = runBuilds();
+  }
+
+  async function runBuilds(): Promise<void> {
+    try {
+      while (queue.length && !stopped) {
+        const id = queue.shift()!;
+        if (states.get(id)?.status !== 'queued') continue;
+        try {
+          await build(id);
+        } catch (err) {
+          // The dataset stays on PostgreSQL; its next change queues it again.
+          if (!stopped) log.warn({ err, datasetId: id }, 'search index: building a dataset failed');
+          if (states.get(id)?.status === 'building') states.delete(id);
+        }
+      }
+    } finally {
+      building = undefined;
+      const waiting = idle;
+      idle = [];
+      for (const resolve of waiting) resolve();
+    }
+  }
+
+  /** Reads a dataset by keyset pages (newest first, through pois_dataset_created_idx) into a new index. */
+  async function build(id: string): Promise<void> {
+    const [row] = await db.select({ poiCount: datasets.poiCount }).from(datasets).where(eq(datasets.id, id));
+    if (!row) {
+      states.delete(id);
+      return;
+    }
+    if (usedBytes() + row.poiCount * bytesPerPoi > budget) {
+      states.set(id, { status: 'over_budget' });
+      return;
+    }
+    const state: DatasetState & { status: 'building' } = { status: 'building', pending: new Set(), restart: false };
+    states.set(id, state);
+    const builder = new DatasetIndexBuilder(id);
+    const fetchPage = async (after?: { ts: string; id: string }) =>
+      (
+        await db.execute<PageRow>(sql`
+          SELECT ${PAGE_COLUMNS}
+            FROM pois
+           WHERE dataset_id = ${id}${after ? sql` AND (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
+           ORDER BY created_at DESC, id DESC
+           LIMIT ${PAGE}`)
+      ).rows;
+    // The next page is asked for as soon as a page arrives: PostgreSQL reads it while this one is
+    // turned into index rows.
+    let next: Promise<PageRow[]> | undefined = fetchPage();
+    const drop = () => void next?.catch(() => undefined);
+    while (next) {
+      const page: PageRow[] = await next;
+      const last = page[page.length - 1];
+      next = page.length === PAGE && last ? fetchPage({ ts: last.ts, id: last.id }) : undefined;
+      if (stopped) return drop();
+      if (state.restart) {
+        // A bulk change while building: start over (the pages read so far may be stale).
+        drop();
+        states.set(id, { status: 'queued' });
+        queue.push(id);
+        return;
+      }
+      builder.add(page.map(pageRowOf));
+      if (usedBytes() + builder.bytes > budget) {
+        drop();
+        states.set(id, { status: 'over_budget' });
+        return;
+      }
+    }
+    const index = builder.finish();
+    if (builder.count) bytesPerPoi = Math.round(index.bytes / builder.count);
+    // Changes read while the pages were read: those POIs are read again before the index serves.
+    while (state.pending.size && !state.restart && !stopped) {
+      const ids = [...state.pending];
+      state.pending.clear();
+      const rows = await db.select(answerColumns).from(pois).where(inArray(pois.id, ids));
+      applyRows(index, id, ids, rows);
+    }
+    if (state.restart) {
+      states.set(id, { status: 'queued' });
+      queue.push(id);
+      return;
+    }
+    if (stopped || states.get(id) !== state) return;
+    states.set(id, { status: 'ready', index });
+  }
+
+  /** The POIs `ids` of dataset `id` as read now (`rows`): present here, moved away or deleted. */
+  function applyRows(index: DatasetIndex, id: string, ids: string[], rows: AnswerRow[]): void {
+    const found = new Map(rows.map((r) => [r.id, r]));
+    for (const poiId of ids) {
+      const row = found.get(poiId);
+      if (row && row.datasetId === id) index.upsert(indexRowOf(row));
+      else index.remove(poiId);
+    }
+  }
+
+  /** One read of the log, in one snapshot with the POIs it names. */
+  async function readLog(): Promise<void> {
+    // The index holds every commit before this moment once the read is done.
+    const startedAt = Date.now();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
+      const {
+        rows: [snap],
+      } = await tx.execute<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`);
+      const from = position;
+      if (from === undefined) {
+        position = snap!.snapshot;
+        return;
+      }
+      const entries = await tx
+        .select({ kind: searchChanges.kind, datasetId: searchChanges.datasetId, poiId: searchChanges.poiId })
+        .from(searchChanges)
+        .where(sql`${searchChanges.txid} >= pg_snapshot_xmin(${from}::pg_snapshot) AND NOT pg_visible_in_snapshot(${searchChanges.txid}, ${from}::pg_snapshot)`)
+        .orderBy(searchChanges.seq);
+      const byDataset = new Map<string, Set<string>>();
+      const datasetRows = new Set<string>();
+      for (const e of entries) {
+        if (e.kind === 'poi' && e.poiId) {
+          let set = byDataset.get(e.datasetId);
+          if (!set) byDataset.set(e.datasetId, (set = new Set()));
+          set.add(e.poiId);
+        } else if (e.kind === 'pois') {
+          // Too many to read one by one: built again, on PostgreSQL meanwhile.
+          if (states.get(e.datasetId)?.status !== 'building') states.delete(e.datasetId);
+          enqueue(e.datasetId);
+        } else datasetRows.add(e.datasetId);
+      }
+      if (datasetRows.size) {
+        const alive = await tx.select({ id: datasets.id }).from(datasets).where(inArray(datasets.id, [...datasetRows]));
+        const exists = new Set(alive.map((r) => r.id));
+        for (const id of datasetRows) {
+          if (!exists.has(id)) states.delete(id);
+          else if (!states.has(id)) enqueue(id);
+        }
+      }
+      const ready: Array<[DatasetIndex, string, string[]]> = [];
+      for (const [id, ids] of byDataset) {
+        const s = states.get(id);
+        if (s?.status === 'ready') ready.push([s.index, id, [...ids]]);
+        else if (s?.status === 'building') for (const poiId of ids) s.pending.add(poiId);
+        else if (!s) enqueue(id);
+      }
+      const wanted = ready.flatMap(([, , ids]) => ids);
+      const rows = wanted.length ? await tx.select(answerColumns).from(pois).where(inArray(pois.id, [...new Set(wanted)])) : [];
+      for (const [index, id, ids] of ready) {
+        // The dataset may have been dropped meanwhile (a bulk change in the same read).
+        if ((states.get(id) as { index?: DatasetIndex } | undefined)?.index !== index) continue;
+        applyRows(index, id, ids, rows);
+        if (index.churn > REBUILD_CHURN && index.churn * 10 > index.size) {
+          // Built again without the side map; PostgreSQL answers meanwhile.
+          states.delete(id);
+          enqueue(id);
+        }
+      }
+      position = snap!.snapshot;
+      // This instance's caches of those datasets (answers, totals, prices) are dropped too: a write
+      // whose change notification never came (another process, a lost NOTIFY) is not served from
+      // them either.
+      const touched = new Set(entries.map((e) => e.datasetId));
+      selfNotice = true;
+      try {
+        for (const id of touched) deps.changes?.receive('dataset', id);
+      } finally {
+        selfNotice = false;
+      }
+    });
+    lastReadAt = startedAt;
+  }
+
+  /** Reads the log; a read asked while one runs is done once more after it. */
+  function read(): Promise<void> {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = (async () => {
+      try {
+        do {
+          readAgain = false;
+          await readLog();
+        } while (readAgain && !stopped);
+      } finally {
+        reading = undefined;
+      }
+    })();
+    return reading;
+  }
+
+  const readQuietly = () =>
+    read().catch((err) => {
+      if (!stopped) log.warn({ err }, 'search index: reading the change log failed; searches go to PostgreSQL until it can be read');
+    });
+
+  async function listen(url: string): Promise<void> {
+    const c = new pg.Client({ connectionString: url });
+    c.on('error', () => undefined);
+    c.on('notification', () => void readQuietly());
+    c.on('end', () => {
+      if (listener === c) listener = undefined;
+      if (!stopped) setTimeout(() => void listen(url).catch(() => undefined), 1_000);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${SEARCH_CHANNEL}`);
+    listener = c;
+  }
+
+  async function startUp(): Promise<void> {
+    await read();
+    const rows = await db.select({ id: datasets.id }).from(datasets).orderBy(datasets.poiCount);
+    for (const r of rows) if (!states.has(r.id)) enqueue(r.id);
+  }
+
+  function merge(filter: PoiSearchFilter, indexes: DatasetIndex[]): IndexedSearch {
+    const point = filter.point!;
+    const key = filter.after && 'knn' in filter.after ? filter.after : undefined;
+    const after = key ? { ...knnBand(key, true), id: key.id } : undefined;
+    const offset = after ? 0 : filter.offset;
+    const q = prepareQuery({ ...point, after });
+    const firstN = (n: number): Match[] => {
+      if (indexes.length === 1) return indexes[0]!.nearest(q, n);
+      return indexes
+        .flatMap((ix) => ix.nearest(q, n))
+        .sort((a, b) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, n);
+    };
+    const want = offset + filter.limit + 1;
+    const known = filter.knownTotal;
+    let page: Match[];
+    let counted: number;
+    if (after) {
+      page = firstN(want);
+      // The total counts every match (a cursor page's too), up to the cap and one.
+      counted = known ? 0 : firstNWithout(indexes, point, SEARCH_TOTAL_CAP + 1);
+    } else {
+      const n = known ? want : Math.max(want, SEARCH_TOTAL_CAP + 1);
+      const rows = firstN(n);
+      page = rows.slice(0, want);
+      counted = rows.length;
+    }
+    const more = page.length > offset + filter.limit;
+    const shown = page.slice(offset, offset + filter.limit);
+    const last = shown[shown.length - 1];
+    const total = known ?? { total: Math.min(counted, SEARCH_TOTAL_CAP), capped: counted > SEARCH_TOTAL_CAP };
+    const parts: Buffer[] = [Buffer.from('[')];
+    shown.forEach((m, i) => {
+      if (i) parts.push(Buffer.from(','));
+      parts.push(m.json, Buffer.from(`,"distance_m":${JSON.stringify(m.distance)}}`));
+    });
+    parts.push(Buffer.from(']'));
+    return { poisJson: Buffer.concat(parts).toString('utf8'), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
+  }
+
+  return {
+    start() {
+      deps.changes?.on('dataset', () => {
+        if (!selfNotice) void readQuietly();
+      });
+      if (deps.url) void listen(deps.url).catch((err) => log.warn({ err }, 'search index: could not LISTEN; the change log is read every 250 ms'));
+      pollTimer = setInterval(() => {
+        if (Date.now() - lastReadAt > LOG_RETENTION_MS / 2 && lastReadAt) {
+          // Too long without the log: what it held may be pruned. Start over.
+          states.clear();
+          position = undefined;
+          void startUp().catch(() => undefined);
+          return;
+        }
+        void readQuietly();
+      }, POLL_MS);
+      pollTimer.unref();
+      pruneTimer = setInterval(() => {
+        void db
+          .delete(searchChanges)
+          .where(sql`${searchChanges.createdAt} < now() - make_interval(secs => ${LOG_RETENTION_MS / 1000})`)
+          .catch(() => undefined);
+      }, 10 * 60 * 1000);
+      pruneTimer.unref();
+      void startUp().catch((err) => {
+        if (!stopped) log.warn({ err }, 'search index: start-up failed; searches go to PostgreSQL');
+      });
+    },
+
+    async stop() {
+      stopped = true;
+      clearInterval(pollTimer);
+      clearInterval(pruneTimer);
+      const c = listener;
+      listener = undefined;
+      await c?.end().catch(() => undefined);
+      await reading?.catch(() => undefined);
+      await building?.catch(() => undefined);
+    },
+
+    search(filter) {
+      if (!enabled || stopped || !filter.point || filter.keyword || Date.now() - lastReadAt > staleMs) return undefined;
+      const indexes: DatasetIndex[] = [];
+      for (const id of filter.datasetIds) {
+        const s = states.get(id);
+        if (s?.status !== 'ready') return undefined;
+        indexes.push(s.index);
+      }
+      served += 1;
+      return merge(filter, indexes);
+    },
+
+    catchUp: () => readQuietly(),
+
+    whenIdle() {
+      if (!building && !queue.length) return Promise.resolve();
+      return new Promise((resolve) => idle.push(resolve));
+    },
+
+    state() {
+      let ready = 0;
+      let buildingCount = 0;
+      let overBudget = 0;
+      let poiCount = 0;
+      for (const s of states.values()) {
+        if (s.status === 'ready') {
+          ready += 1;
+          poiCount += s.index.size;
+        } else if (s.status === 'over_budget') overBudget += 1;
+        else buildingCount += 1;
+      }
+      return {
+        enabled,
+        ready,
+        building: buildingCount,
+        overBudget,
+        pois: poiCount,
+        memoryMb: Math.round((usedBytes() / 1024 / 1024) * 10) / 10,
+        budgetMb: deps.maxMb,
+        lagMs: lastReadAt ? Date.now() - lastReadAt : null,
+        served,
+      };
+    },
+
+    isReady: (id) => states.get(id)?.status === 'ready',
+
+    setEnabled(on) {
+      enabled = on;
+    },
+  };
+
+  /** How many matches there are, up to n, whatever the cursor (a cursor page's total). */
+  function firstNWithout(indexes: DatasetIndex[], point: NonNullable<PoiSearchFilter['point']>, n: number): number {
+    const q = prepareQuery(point);
+    let count = 0;
+    for (const ix of indexes) count += ix.nearest(q, n).length;
+    return Math.min(count, n);
+  }
+}
