@@ -173,6 +173,48 @@ async function budgetLatency(o: PublicApiBenchOptions) {
   return { budget: { p50: pct(withBudget, 50), p99: pct(withBudget, 99) }, plain: { p50: pct(without, 50), p99: pct(without, 99) } };
 }
 
+/**
+ * Issue 15: the same public searches from the in-memory index and from PostgreSQL (the index
+ * turned off for the request), interleaved and alternating who goes first, each at a point of
+ * its own (north of the other passes'), so nothing comes from the answer cache.
+ */
+async function indexLatency(o: PublicApiBenchOptions, apiKey: string) {
+  const index = o.app.searchIndex!;
+  const url = (i: number, east: number) => {
+    const p = o.points[i % o.points.length]!;
+    const jitter = Math.floor(i / o.points.length) * 0.0001 + 0.00007;
+    return `${o.base}/api/v1/poi/search?dataset_id=${o.datasetId}&latitude=${(p.latitude + jitter).toFixed(6)}&longitude=${(p.longitude + east).toFixed(6)}&radius=1000&limit=20`;
+  };
+  const timed = async (u: string, memory: boolean) => {
+    index.setEnabled(memory);
+    try {
+      const t = performance.now();
+      const res = await fetch(u, { headers: { 'x-api-key': apiKey } });
+      if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      return performance.now() - t;
+    } finally {
+      index.setEnabled(true);
+    }
+  };
+  const memory: number[] = [];
+  const sqlPath: number[] = [];
+  const servedBefore = index.state().served;
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    const m = () => timed(url(i, 0.00005), true);
+    const s = () => timed(url(i, 0), false);
+    const [tm, ts] = i % 2 ? [await m(), await s()] : (([b, a]) => [a, b])([await s(), await m()]);
+    if (i >= WARMUP) {
+      memory.push(tm);
+      sqlPath.push(ts);
+    }
+  }
+  const served = index.state().served - servedBefore;
+  memory.sort((a, b) => a - b);
+  sqlPath.sort((a, b) => a - b);
+  return { memory: { p50: pct(memory, 50), p99: pct(memory, 99) }, sql: { p50: pct(sqlPath, 50), p99: pct(sqlPath, 99) }, served, searches: WARMUP + ITERATIONS };
+}
+
 const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
 
 export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<BenchResult[]> {
@@ -199,6 +241,16 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
       `${strict ? `≤1.1× of the same search without a budget ${budgetOk ? 'PASS' : 'FAIL'}` : '(reported)'}  (columns: with budget p50/p99, without p50/p99)`,
   );
   results.push({ engine: o.kind, pois, label: 'public search p50 with a budget vs without', http: budget.budget, raw: budget.plain, ok: budgetOk });
+  if (o.app.searchIndex) {
+    const ix = await indexLatency(o, apiKey);
+    const ixRatio = ix.memory.p50 / ix.sql.p50;
+    const ixOk = !strict || (ix.memory.p50 <= 1 && ixRatio <= 0.5 && ix.served === ix.searches);
+    console.log(
+      `  ${'public, in-memory index vs SQL'.padEnd(34)} ${fmt(ix.memory.p50)}ms ${fmt(ix.memory.p99)}ms ${fmt(ix.sql.p50)}ms ${fmt(ix.sql.p99)}ms ${ixRatio.toFixed(2).padStart(5)}×  ` +
+        `${strict ? `p50≤1 ≤0.5× of the SQL path ${ixOk ? 'PASS' : 'FAIL'}` : '(reported)'}  (columns: index p50/p99, SQL path p50/p99; ${ix.served} of ${ix.searches} answered from memory)`,
+    );
+    results.push({ engine: o.kind, pois, label: 'public search p50, in-memory index vs SQL path', http: ix.memory, raw: ix.sql, ok: ixOk });
+  }
   if (process.env.BENCH_SKIP_PUBLIC_LOAD === '1') return results;
 
   // The 200s the server actually sent, counted on its socket: autocannon does not count the
@@ -218,17 +270,31 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     },
     {
       label: 'public search load, every point different',
-      note: 'radius 1 km around a random Tokyo point per request, nothing cached',
+      note: 'radius 1 km around a random Tokyo point per request, nothing cached, in-memory index',
       options: { randomPoint: { base: search, latitude: 35.68, longitude: 139.76, spread: 0.3 } },
       target: false,
     },
+    ...(o.app.searchIndex
+      ? [
+          {
+            label: 'public search load, every point different, SQL path',
+            note: 'the same with the in-memory index off (every search a PostgreSQL KNN query)',
+            options: { randomPoint: { base: search, latitude: 35.68, longitude: 139.76, spread: 0.3 } },
+            target: false,
+            sqlPath: true,
+          },
+        ]
+      : []),
   ];
+  const throughputs = new Map<string, number>();
   for (const run of runs) {
     await o.app.usageMeter.flush();
     const before = await meteredCount(o.query);
     const cacheBefore = o.cacheStats();
     served200 = 0;
-    const load = await runLoad({ url: o.base, headers: { 'x-api-key': apiKey }, ...run.options });
+    const sqlPath = 'sqlPath' in run && run.sqlPath;
+    if (sqlPath) o.app.searchIndex?.setEnabled(false);
+    const load = await runLoad({ url: o.base, headers: { 'x-api-key': apiKey }, ...run.options }).finally(() => o.app.searchIndex?.setEnabled(true));
     await new Promise((r) => setTimeout(r, 200));
     await o.app.usageMeter.flush();
     const metered = (await meteredCount(o.query)) - before;
@@ -245,6 +311,17 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
         `  ${strict && run.target ? `target ≥1000/s, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}`,
     );
     results.push({ engine: o.kind, pois, label: run.label, http: { p50: load.latency.p50, p99: load.latency.p99 }, raw: { p50: throughput, p99: metered }, ok: ok && (!strict || clean) });
+    throughputs.set(run.label, throughput);
+  }
+  const memoryRate = throughputs.get('public search load, every point different');
+  const sqlRate = throughputs.get('public search load, every point different, SQL path');
+  if (memoryRate !== undefined && sqlRate !== undefined) {
+    const gain = memoryRate / sqlRate;
+    const ok = !strict || gain >= 5;
+    console.log(
+      `  in-memory index against the SQL path under load (every point different): ${memoryRate.toFixed(0)} / ${sqlRate.toFixed(0)} searches/s = ${gain.toFixed(2)}×  ${strict ? `target ≥5× ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}`,
+    );
+    results.push({ engine: o.kind, pois, label: 'public search load, index vs SQL path', http: { p50: memoryRate, p99: memoryRate }, raw: { p50: sqlRate, p99: sqlRate }, ok });
   }
   o.app.server.off('request', onRequest);
   return results;
