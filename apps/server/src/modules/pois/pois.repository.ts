@@ -169,8 +169,6 @@ const {
   searchVersion: _searchVersion,
   ...resultColumns
 } = getTableColumns(pois);
-/** The columns of a POI's answer (toPoi): every column but the earth cube and the search columns. */
-export const poiAnswerColumns = resultColumns;
 
 /** The radius asked (mean-Earth metres) as earthdistance metres, and earthdistance metres back. */
 const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);

@@ -23,12 +23,11 @@ import pg from 'pg';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
-import type { Db } from '../../db/client';
+import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
-import { datasets, pois } from '../../db/schema/datasets';
+import { datasets } from '../../db/schema/datasets';
 import { searchChanges } from '../../db/schema/search-changes';
-import { toPoi } from '../pois/pois.mapper';
-import { knnBand, poiAnswerColumns, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
+import { knnBand, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
 import { DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexRow, type Match } from './dataset-index';
 
 /** Fallback read of the log when no notification comes. */
@@ -48,21 +47,12 @@ const REBUILD_CHURN = 5_000;
 const LOG_RETENTION_MS = 60 * 60 * 1000;
 export const SEARCH_CHANNEL = 'search_changes';
 
-const answerColumns = poiAnswerColumns;
-
-type AnswerRow = { [K in keyof typeof answerColumns]: (typeof pois.$inferSelect)[K] };
-
-/** A POI's answer without distance_m, serialised once: the JSON object without its closing brace. */
-export function indexRowOf(row: AnswerRow): IndexRow {
-  const json = JSON.stringify(toPoi(row));
-  return { id: row.id, latitude: row.latitude, longitude: row.longitude, json: json.slice(0, -1) };
-}
-
 /** Date.toISOString() of a timestamp, from PostgreSQL: milliseconds truncated, as the driver's Date keeps them. */
 const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
 
 interface PageRow extends Record<string, unknown> {
   id: string;
+  dataset_id: string;
   latitude: number;
   longitude: number;
   /** The answer's JSON up to the name, and from the address on (without the closing brace). */
@@ -72,15 +62,21 @@ interface PageRow extends Record<string, unknown> {
 }
 
 /**
- * A build page's rows with their answers serialised by PostgreSQL, toPoi's keys in its order as
+ * POI rows with their answers serialised by PostgreSQL (a build's pages and the POIs a change names
+ * alike), toPoi's keys in its order as
  * JSON.stringify writes them (to_json escapes strings the same way; a null column is null): a
  * million rows cost a fraction of what parsing every column and writing the JSON here does. The
  * coordinates are written here, in JavaScript's number format. The parity tests compare these
  * bytes with the SQL path's answers.
  */
-const PAGE_COLUMNS = sql.raw(`id, latitude, longitude, created_at::text AS ts,
+const PAGE_COLUMNS = sql.raw(`id, dataset_id, latitude, longitude, created_at::text AS ts,
   '{"poi_id":"' || id || '","dataset_id":"' || dataset_id || '","name":' || to_json(name)::text AS head,
   ',"address":' || coalesce(to_json(address)::text, 'null') || ',"category":' || coalesce(to_json(category)::text, 'null') || ',"description":' || coalesce(to_json(description)::text, 'null') || ',"phone":' || coalesce(to_json(phone)::text, 'null') || ',"website":' || coalesce(to_json(website)::text, 'null') || ',"image_url":' || coalesce(to_json(image_url)::text, 'null') || ',"tags":' || to_json(tags)::text || ',"created_at":"' || to_char(created_at AT TIME ZONE 'UTC', '${ISO_MS}') || '","updated_at":"' || to_char(updated_at AT TIME ZONE 'UTC', '${ISO_MS}') || '"' AS tail`);
+
+/** The POIs of these ids as they are now (those that no longer exist are absent). */
+async function readPois(ex: Executor, ids: string[]): Promise<PageRow[]> {
+  return (await ex.execute<PageRow>(sql`SELECT ${PAGE_COLUMNS} FROM pois WHERE id = ANY(${sql.param(ids)}::uuid[])`)).rows;
+}
 
 function pageRowOf(r: PageRow): IndexRow {
   return { id: r.id, latitude: r.latitude, longitude: r.longitude, json: `${r.head},"latitude":${JSON.stringify(r.latitude)},"longitude":${JSON.stringify(r.longitude)}${r.tail}` };
@@ -159,6 +155,8 @@ export function createSearchIndex(deps: {
   let listener: pg.Client | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
+  /** Whether the read under way has asked for its snapshot (a commit after that is not in it). */
+  let snapshotAsked = false;
   let served = 0;
   /** Set while this index tells the caches of changes it read (its own listener then does nothing). */
   let selfNotice = false;
@@ -254,8 +252,7 @@ export function createSearchIndex(deps: {
     while (state.pending.size && !state.restart && !stopped) {
       const ids = [...state.pending];
       state.pending.clear();
-      const rows = await db.select(answerColumns).from(pois).where(inArray(pois.id, ids));
-      applyRows(index, id, ids, rows);
+      applyRows(index, id, ids, await readPois(db, ids));
     }
     if (state.restart) {
       states.set(id, { status: 'queued' });
@@ -267,11 +264,11 @@ export function createSearchIndex(deps: {
   }
 
   /** The POIs `ids` of dataset `id` as read now (`rows`): present here, moved away or deleted. */
-  function applyRows(index: DatasetIndex, id: string, ids: string[], rows: AnswerRow[]): void {
+  function applyRows(index: DatasetIndex, id: string, ids: string[], rows: PageRow[]): void {
     const found = new Map(rows.map((r) => [r.id, r]));
     for (const poiId of ids) {
       const row = found.get(poiId);
-      if (row && row.datasetId === id) index.upsert(indexRowOf(row));
+      if (row && row.dataset_id === id) index.upsert(pageRowOf(row));
       else index.remove(poiId);
     }
   }
@@ -282,6 +279,7 @@ export function createSearchIndex(deps: {
     const startedAt = Date.now();
     await db.transaction(async (tx) => {
       await tx.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
+      snapshotAsked = true;
       const {
         rows: [snap],
       } = await tx.execute<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`);
@@ -324,7 +322,7 @@ export function createSearchIndex(deps: {
         else if (!s) enqueue(id);
       }
       const wanted = ready.flatMap(([, , ids]) => ids);
-      const rows = wanted.length ? await tx.select(answerColumns).from(pois).where(inArray(pois.id, [...new Set(wanted)])) : [];
+      const rows = wanted.length ? await readPois(tx, [...new Set(wanted)]) : [];
       for (const [index, id, ids] of ready) {
         // The dataset may have been dropped meanwhile (a bulk change in the same read).
         if ((states.get(id) as { index?: DatasetIndex } | undefined)?.index !== index) continue;
@@ -353,13 +351,15 @@ export function createSearchIndex(deps: {
   /** Reads the log; a read asked while one runs is done once more after it. */
   function read(): Promise<void> {
     if (reading) {
-      readAgain = true;
+      // A read whose snapshot is not yet taken will see every commit made so far: it is enough.
+      if (snapshotAsked) readAgain = true;
       return reading;
     }
     reading = (async () => {
       try {
         do {
           readAgain = false;
+          snapshotAsked = false;
           await readLog();
         } while (readAgain && !stopped);
       } finally {
@@ -407,23 +407,23 @@ export function createSearchIndex(deps: {
         .slice(0, n);
     };
     const want = offset + filter.limit + 1;
-    const known = filter.knownTotal;
     let page: Match[];
     let counted: number;
     if (after) {
       page = firstN(want);
-      // The total counts every match (a cursor page's too), up to the cap and one.
-      counted = known ? 0 : firstNWithout(indexes, point, SEARCH_TOTAL_CAP + 1);
+      // The total counts every match, those before the cursor too, up to the cap and one.
+      const all = prepareQuery(point);
+      counted = Math.min(SEARCH_TOTAL_CAP + 1, indexes.reduce((n, ix) => n + ix.nearest(all, SEARCH_TOTAL_CAP + 1).length, 0));
     } else {
-      const n = known ? want : Math.max(want, SEARCH_TOTAL_CAP + 1);
-      const rows = firstN(n);
+      // One walk gives the page and the total: at least the cap and one rows.
+      const rows = firstN(Math.max(want, SEARCH_TOTAL_CAP + 1));
       page = rows.slice(0, want);
       counted = rows.length;
     }
     const more = page.length > offset + filter.limit;
     const shown = page.slice(offset, offset + filter.limit);
     const last = shown[shown.length - 1];
-    const total = known ?? { total: Math.min(counted, SEARCH_TOTAL_CAP), capped: counted > SEARCH_TOTAL_CAP };
+    const total = { total: Math.min(counted, SEARCH_TOTAL_CAP), capped: counted > SEARCH_TOTAL_CAP };
     const parts: Buffer[] = [Buffer.from('[')];
     shown.forEach((m, i) => {
       if (i) parts.push(Buffer.from(','));
@@ -523,12 +523,4 @@ export function createSearchIndex(deps: {
       enabled = on;
     },
   };
-
-  /** How many matches there are, up to n, whatever the cursor (a cursor page's total). */
-  function firstNWithout(indexes: DatasetIndex[], point: NonNullable<PoiSearchFilter['point']>, n: number): number {
-    const q = prepareQuery(point);
-    let count = 0;
-    for (const ix of indexes) count += ix.nearest(q, n).length;
-    return Math.min(count, n);
-  }
 }
