@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchColumns } from '../src/modules/pois/search-columns';
+import { setPostingsScanMax } from '../src/modules/search-index/dataset-index';
+import { setBuildPageSize } from '../src/modules/search-index/search-index';
 import { bearer, buildAppOn, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
 /**
@@ -28,8 +30,13 @@ const SPOTS = [
   { lat: 35.658034, lon: 139.701636 },
 ];
 
+/** Names the keyword searches find in several ways (kana, romaji readings, variants, Latin with diacritics). */
+const NAMES = ['さくらカフェ', '東京ラーメン', 'Café Blue', '霞ヶ関書店', '寿司処 千代田', '稚内ホテル', '索引テスト'];
+const KEYWORDS = ['カフェ', 'かふぇ', 'ラーメン', '東京', 'さくら', 'cafe', 'BLUE', '霞が関', '寿司', 'ホテル', 'テスト', '取込', '1', '東', 'a', 'カフェ 東京', '千代田 寿司', 'ない言葉', 'sakura', 'tokyo', 'ﾗｰﾒﾝ', 'テスト 7', 'ラーメン 大阪', '大阪 cafe', 'かふぇ とうきょう'];
+
 const poiArb = fc.record({
   spot: fc.option(fc.constantFrom(...SPOTS), { nil: undefined, freq: 2 }),
+  name: fc.constantFrom(...NAMES),
   lat: fc.double({ min: 35.55, max: 35.8, noNaN: true }),
   lon: fc.double({ min: 139.55, max: 139.9, noNaN: true }),
   inB: fc.boolean(),
@@ -45,7 +52,7 @@ async function register(r: PoiSeed, app: FastifyInstance = ctx.app): Promise<str
     provider,
     {
       dataset_id: dataset,
-      name: `索引テスト ${++serial}`,
+      name: `${r.name} ${++serial}`,
       latitude: r.spot ? r.spot.lat : Math.round(r.lat * 1e6) / 1e6,
       longitude: r.spot ? r.spot.lon : Math.round(r.lon * 1e6) / 1e6,
       category: serial % 3 ? 'カフェ' : null,
@@ -71,7 +78,7 @@ function csvOf(n: number, seed: number): string {
   const rows = fc.sample(poiArb, { numRuns: n, seed }).map((r, i) => {
     const lat = r.spot ? r.spot.lat : Math.round(r.lat * 1e6) / 1e6;
     const lon = r.spot ? r.spot.lon : Math.round(r.lon * 1e6) / 1e6;
-    return `取込 ${seed}-${i},${lat},${lon},東京都,${i % 2 ? 'カフェ' : ''}`;
+    return `${r.name}取込 ${seed}-${i},${lat},${lon},${i % 3 ? '東京都' : '大阪府'},${i % 2 ? 'カフェ' : ''}`;
   });
   return ['名称,緯度,経度,住所,カテゴリ', ...rows].join('\n');
 }
@@ -157,6 +164,7 @@ const queryArb = fc.record({
   radius: fc.option(fc.oneof(fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 1, max: 2_000 })), { nil: undefined }),
   limit: fc.integer({ min: 1, max: 40 }),
   offset: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 150 })),
+  keyword: fc.option(fc.constantFrom(...KEYWORDS), { nil: undefined, freq: 2 }),
 });
 type Query = typeof queryArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -164,6 +172,7 @@ function queryString(q: Query, page: { offset?: number; cursor?: string } = {}):
   const ids = q.datasets === 'A' ? [datasetA] : q.datasets === 'B' ? [datasetB] : [datasetA, datasetB];
   const parts = [`dataset_id=${ids.join(',')}`, `latitude=${q.lat.toFixed(6)}`, `longitude=${q.lon.toFixed(6)}`, `limit=${q.limit}`];
   if (q.radius !== undefined) parts.push(`radius=${q.radius}`);
+  if (q.keyword !== undefined) parts.push(`keyword=${encodeURIComponent(q.keyword)}`);
   if (page.cursor) parts.push(`cursor=${encodeURIComponent(page.cursor)}`);
   else parts.push(`offset=${page.offset ?? q.offset}`);
   return parts.join('&');
@@ -204,6 +213,27 @@ describe('same answers from memory and from PostgreSQL', () => {
       }),
       { numRuns: 60, seed: 20261125 },
     );
+  }, 120_000);
+
+  it('keyword searches the same whether the index walks nearest first or reads the bigram postings', async () => {
+    // Small offsets: most pages hold matches.
+    const keyworded = fc.tuple(queryArb, fc.constantFrom(...KEYWORDS), fc.integer({ min: 0, max: 12 })).map(([q, keyword, offset]) => ({ ...q, keyword, offset }));
+    let found = 0;
+    for (const max of [0, Infinity]) {
+      setPostingsScanMax(max);
+      try {
+        await fc.assert(
+          fc.asyncProperty(keyworded, async (q) => {
+            if ((await compare(queryString(q))).pois.length) found += 1;
+          }),
+          { numRuns: 40, seed: 20261126 },
+        );
+      } finally {
+        setPostingsScanMax(undefined);
+      }
+    }
+    // The property compares pages that hold POIs, not only empty ones.
+    expect(found).toBeGreaterThan(40);
   }, 120_000);
 
   it('walking by cursor while POIs are added, moved and deleted: each page the same on both paths', async () => {
@@ -248,7 +278,7 @@ describe('kept in step with PostgreSQL', () => {
   it('a moved POI leaves its old dataset and joins the new one at once (a write on this instance)', async () => {
     // A point of its own: the spots hold more than a page of POIs.
     const spot = { lat: 35.600123, lon: 139.600456 };
-    const id = await register({ spot, lat: 0, lon: 0, inB: false });
+    const id = await register({ spot, name: '索引テスト', lat: 0, lon: 0, inB: false });
     expect((await compare(near(spot, datasetA))).pois.map((p) => p.poi_id)).toEqual([id]);
     expect((await api('POST', `/poi/move/${id}`, provider, { target_dataset_id: datasetB })).statusCode).toBe(200);
     expect((await compare(near(spot, datasetA))).pois).toEqual([]);
@@ -274,6 +304,16 @@ describe('kept in step with PostgreSQL', () => {
     await waitUntil('insert applied', async () => (await memoryHolds(near(spot, datasetA), added!.id)) === true, 1_000);
     expect((await compare(near(spot, datasetA))).pois.map((p) => p.poi_id)).toEqual([added!.id]);
     await compare(near(SPOTS[0]!, datasetA));
+  });
+
+  it('a change of the search columns alone (the back-fill rewriting a row) is applied to keyword searches', async () => {
+    const spot = { lat: 35.650777, lon: 139.650888 };
+    const id = await register({ spot, name: '索引テスト', lat: 0, lon: 0, inB: false });
+    const q = `${near(spot, datasetA)}&keyword=${encodeURIComponent('ゆうれい')}`;
+    expect((await compare(q)).pois).toEqual([]);
+    await ctx.query(`UPDATE pois SET search_text = search_text || ' ユウレイ' WHERE id = $1`, [id]);
+    await waitUntil('search text applied', async () => (await memoryHolds(q, id)) === true, 1_000);
+    expect((await compare(q)).pois.map((p) => p.poi_id)).toEqual([id]);
   });
 
   it('a bulk import sends the dataset to PostgreSQL until it is built again, then answers from memory', async () => {
@@ -322,6 +362,26 @@ describe('kept in step with PostgreSQL', () => {
     expect(found.pois[0]).toMatchObject({ name: odd.json().data.poi.name, tags: ['"', 'é', '𠮷'] });
   }, 60_000);
 
+  it('a dataset read by ranges of table blocks gives the same answers as one read by keyset pages', async () => {
+    // Pages of 50 rows: dataset A (over 4 pages, over a tenth of the table) is read by blocks.
+    await ctx.query('ANALYZE pois');
+    setBuildPageSize(50);
+    const byBlocks = await buildAppOn(ctx.database);
+    try {
+      await ready(byBlocks);
+      expect(index(byBlocks).state().builtBy.blocks).toBeGreaterThanOrEqual(1);
+      await fc.assert(
+        fc.asyncProperty(queryArb, async (q) => {
+          await compare(queryString(q), byBlocks);
+        }),
+        { numRuns: 25, seed: 11 },
+      );
+    } finally {
+      setBuildPageSize(undefined);
+      await byBlocks.close();
+    }
+  }, 60_000);
+
   it('/healthz says how far the index is', async () => {
     const health = (await ctx.app.inject({ method: 'GET', url: '/healthz' })).json().search_index;
     expect(health).toMatchObject({ enabled: true, datasets_building: 0, datasets_over_budget: 0, budget_mb: 1024 });
@@ -358,10 +418,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: several instances a
       await ready(other);
       const q = (spot: { lat: number; lon: number }) => `dataset_id=${datasetA},${datasetB}&latitude=${spot.lat}&longitude=${spot.lon}&radius=10&limit=100`;
       const spot = { lat: 35.610321, lon: 139.610654 };
-    const here = await register({ spot, lat: 0, lon: 0, inB: true });
+    const here = await register({ spot, name: '索引テスト', lat: 0, lon: 0, inB: true });
       const took = await waitUntil('seen by the other instance', async () => (await memoryHolds(q(spot), here, other)) === true, 1_000);
       expect(took).toBeLessThan(1_000);
-      const there = await register({ spot, lat: 0, lon: 0, inB: false }, other);
+      const there = await register({ spot, name: '索引テスト', lat: 0, lon: 0, inB: false }, other);
       await waitUntil('seen by this instance', async () => (await memoryHolds(q(spot), there)) === true, 1_000);
       expect((await api('POST', `/poi/remove/${here}`, provider, undefined, other)).statusCode).toBe(200);
       await waitUntil('removal seen here', async () => (await memoryHolds(q(spot), here)) === false, 1_000);

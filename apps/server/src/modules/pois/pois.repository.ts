@@ -49,16 +49,19 @@ export interface KeywordTerms extends KeywordTerm {
 
 const termOf = (word: string): KeywordTerm => ({ like: `%${escapeLike(word)}%`, bigram: Array.from(word).length === 2 ? word : undefined });
 
+/** The words of a keyword that each must match: a word contained in another adds nothing and is dropped. */
+export function requiredWords<T extends { word: string }>(words: T[]): T[] {
+  return words.filter((w) => !words.some((other) => other !== w && other.word.includes(w.word)));
+}
+
 /**
  * The words of a keyword, each required (AND, in any field and any order: search_text holds
- * every field). A word contained in another adds nothing and is dropped. Bigram words come
- * first, so that a prepared statement's shape is just how many of each kind there are.
+ * every field). Bigram words come first, so that a prepared statement's shape is just how many
+ * of each kind there are.
  */
 function keywordTerms(keyword: string | undefined): KeywordTerms[] {
-  const words = keyword ? foldKeywordTerms(keyword) : [];
   const legacy = staleSearchRowsMayExist();
-  const needed = words.filter((w) => !words.some((other) => other !== w && other.word.includes(w.word)));
-  return needed
+  return requiredWords(keyword ? foldKeywordTerms(keyword) : [])
     .map((w) => ({ ...termOf(w.word), legacy: legacy && w.legacy ? termOf(w.legacy) : undefined }))
     .sort((a, b) => Number(a.bigram === undefined) - Number(b.bigram === undefined));
 }

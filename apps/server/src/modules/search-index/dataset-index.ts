@@ -1,8 +1,15 @@
 /**
  * One dataset's POIs in memory for point searches (issue 15): coordinates in a static kdbush
- * index walked nearest-first by geokdbush, each POI's answer already serialised, and the writes
- * applied since the index was built kept beside it (tombstones and a small map of changed rows)
- * until the next rebuild.
+ * index walked nearest-first by geokdbush, each POI's answer already serialised, its search text
+ * (search_text, folded as PostgreSQL holds it) with an index of its character bigrams, and the
+ * writes applied since the index was built kept beside it (tombstones and a small map of changed
+ * rows) until the next rebuild.
+ *
+ * A keyword matches as the SQL path's `search_text LIKE '%word%'` for every word: the word is a
+ * substring of the row's search text (UTF-8 bytes, so the same as characters). Rows are found
+ * either nearest first with the keyword as geokdbush's predicate (common words: matches come
+ * soon) or from the bigram postings of the word's rarest bigram (rare words: a walk would read
+ * most of the tree), each candidate then tested in full.
  *
  * The order and the distances are PostgreSQL's, computed the same way in JavaScript: the KNN
  * value is the chord between earthdistance cube points (ll_to_earth), ties broken by poi_id;
@@ -41,6 +48,8 @@ export interface PointQuery {
   radius?: number;
   /** Only rows after this key: past its band of KNN values, or inside it after its id (pois.repository knnBand). */
   after?: { lo: number; hi: number; id: string };
+  /** Folded keyword words, each required (pois.repository requiredWords). */
+  words?: string[];
 }
 
 /** A point query prepared once per search and shared by the datasets it reads. */
@@ -52,30 +61,228 @@ export interface PreparedQuery extends PointQuery {
   limitEd?: number;
   /** geokdbush's pruning distance: the radius with room for the two formulas' rounding. */
   maxKm: number;
+  /** The words as UTF-8, to test against stored search texts. */
+  wordBytes: Buffer[];
 }
 
 export function prepareQuery(q: PointQuery): PreparedQuery {
   const [cx, cy, cz] = cubeOf(q.latitude, q.longitude);
   const limitEd = q.radius === undefined ? undefined : q.radius * RADIUS_TO_EARTHDISTANCE;
-  return { ...q, cx, cy, cz, limitEd, maxKm: q.radius === undefined ? Infinity : (q.radius / 1000) * (1 + 1e-9) + 1e-6 };
+  const wordBytes = (q.words ?? []).map((w) => Buffer.from(w));
+  return { ...q, cx, cy, cz, limitEd, maxKm: q.radius === undefined ? Infinity : (q.radius / 1000) * (1 + 1e-9) + 1e-6, wordBytes };
 }
 
-/** One match: its order key and its answer as JSON, without the closing brace (distance_m goes last). */
+/**
+ * The bigram keys of a text: each pair of adjacent UTF-16 code units, neither a space (a word
+ * never holds one). A word's pairs all occur in any text holding the word, so the rows of a pair's
+ * postings include every match; each is then tested in full.
+ */
+function bigramsOf(text: string): number[] {
+  const keys: number[] = [];
+  for (let k = 0; k + 1 < text.length; k++) {
+    const a = text.charCodeAt(k);
+    const b = text.charCodeAt(k + 1);
+    if (a !== 32 && b !== 32) keys.push(a * 65536 + b);
+  }
+  return keys;
+}
+
+/**
+ * For each bigram of the search texts, the rows (ascending) holding it, as varint gaps: a common
+ * bigram costs about a byte per row. An open-addressing table of the keys (a Map of a million rows'
+ * 60 million bigrams took most of a build's time).
+ */
+class BigramPostings {
+  private bits = 12;
+  /** key + 1 per slot (0: empty), and the posting it leads to. */
+  private keys = new Float64Array(1 << 12);
+  private slots = new Int32Array(1 << 12);
+  private data: Uint8Array[] = [];
+  private length = new Int32Array(256);
+  private last = new Int32Array(256);
+  /** Rows per posting. */
+  count = new Int32Array(256);
+  /** Bytes held by the postings (their buffers), the table and the arrays. */
+  bytes = 0;
+
+  get size(): number {
+    return this.data.length;
+  }
+
+  private slotOf(key: number): number {
+    const mask = (1 << this.bits) - 1;
+    let h = Math.imul(key | 0, 0x9e3779b1) >>> (32 - this.bits);
+    while (this.keys[h] !== 0 && this.keys[h] !== key + 1) h = (h + 1) & mask;
+    return h;
+  }
+
+  /** The posting of a key, -1 when no row holds it. */
+  find(key: number): number {
+    const h = this.slotOf(key);
+    return this.keys[h] === 0 ? -1 : this.slots[h]!;
+  }
+
+  private create(slot: number, key: number): number {
+    const p = this.data.length;
+    this.keys[slot] = key + 1;
+    this.slots[slot] = p;
+    this.data.push(new Uint8Array(4));
+    if (p >= this.length.length) {
+      const n = this.length.length * 2;
+      const widen = (a: Int32Array) => {
+        const b = new Int32Array(n);
+        b.set(a);
+        return b;
+      };
+      this.length = widen(this.length);
+      this.last = widen(this.last);
+      this.count = widen(this.count);
+    }
+    this.last[p] = -1;
+    if (this.data.length * 2 > this.keys.length) this.rehash();
+    return p;
+  }
+
+  private rehash(): void {
+    const keys = this.keys;
+    const slots = this.slots;
+    this.bits += 1;
+    this.keys = new Float64Array(1 << this.bits);
+    this.slots = new Int32Array(1 << this.bits);
+    for (let h = 0; h < keys.length; h++) {
+      if (keys[h] === 0) continue;
+      const to = this.slotOf(keys[h]! - 1);
+      this.keys[to] = keys[h]!;
+      this.slots[to] = slots[h]!;
+    }
+  }
+
+  /** Adds the rows of texts (separated by line feeds), the first being row, to the postings of their bigrams. */
+  addTexts(texts: string, row: number): void {
+    for (let k = 0; k + 1 < texts.length; k++) {
+      const a = texts.charCodeAt(k);
+      if (a === 10) {
+        row += 1;
+        continue;
+      }
+      const b = texts.charCodeAt(k + 1);
+      if (a === 32 || b === 32 || b === 10) continue;
+      const key = a * 65536 + b;
+      const slot = this.slotOf(key);
+      const p = this.keys[slot] === 0 ? this.create(slot, key) : this.slots[slot]!;
+      if (this.last[p] === row) continue;
+      let gap = row - this.last[p]!;
+      this.last[p] = row;
+      this.count[p]! += 1;
+      let buf = this.data[p]!;
+      let at = this.length[p]!;
+      if (at + 5 > buf.length) {
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf);
+        this.data[p] = buf = bigger;
+      }
+      while (gap >= 0x80) {
+        buf[at++] = (gap & 0x7f) | 0x80;
+        gap >>>= 7;
+      }
+      buf[at++] = gap;
+      this.length[p] = at;
+    }
+  }
+
+  /** The rows of posting p, ascending. */
+  rows(p: number): number[] {
+    const buf = this.data[p]!;
+    const end = this.length[p]!;
+    const out: number[] = [];
+    let row = -1;
+    let k = 0;
+    while (k < end) {
+      let gap = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = buf[k++]!;
+        gap += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte & 0x80);
+      row += gap;
+      out.push(row);
+    }
+    return out;
+  }
+
+  /** Buffers trimmed to their length; the memory counted. */
+  finish(): void {
+    let bytes = this.keys.byteLength + this.slots.byteLength + 3 * this.length.byteLength;
+    for (let p = 0; p < this.data.length; p++) {
+      const n = this.length[p]!;
+      if (this.data[p]!.length > n) this.data[p] = this.data[p]!.slice(0, n);
+      bytes += n + 80;
+    }
+    this.bytes = bytes;
+  }
+
+  /** An estimate while the postings grow: their buffers and a fixed cost each. */
+  estimate(): number {
+    let bytes = this.keys.byteLength + this.slots.byteLength + 3 * this.length.byteLength;
+    for (const d of this.data) bytes += d.length + 80;
+    return bytes;
+  }
+}
+
+/** Past this many candidates in the rarest bigram's postings, a keyword search walks nearest first instead. */
+const POSTINGS_SCAN_MAX = 20_000;
+let postingsScanMax = POSTINGS_SCAN_MAX;
+/** Tests: 0 makes every keyword search walk, Infinity read postings; undefined restores the default. */
+export function setPostingsScanMax(n: number | undefined): void {
+  postingsScanMax = n ?? POSTINGS_SCAN_MAX;
+}
+
+/**
+ * One match: its order key and its answer as JSON in two parts, the coordinates written between
+ * them and distance_m after (`head,"latitude":…,"longitude":…tail,"distance_m":…}`).
+ */
 export interface Match {
   knn: number;
   id: string;
   /** earth_distance × EARTHDISTANCE_TO_MEAN, as distance_m. */
   distance: number;
-  json: Buffer;
+  latitude: number;
+  longitude: number;
+  head: Buffer;
+  tail: Buffer;
 }
 
-/** A POI as the index holds it. */
+/** A POI as a change brings it. */
 export interface IndexRow {
   id: string;
   latitude: number;
   longitude: number;
-  /** The POI's answer (toPoi without distance_m) as JSON, without the closing brace. */
+  /** The POI's answer (toPoi) as JSON up to the name, and from the address on without the closing brace. */
+  head: string;
+  tail: string;
+  /** search_text as stored. */
+  text: string;
+}
+
+/**
+ * One build page as PostgreSQL aggregates it (search-index's page query): each list in the
+ * page's order. Aggregated, a page costs the driver a few strings instead of a row object per
+ * POI, and its answers and texts become one buffer each.
+ */
+export interface IndexPage {
+  count: number;
+  /** The ids, 36 characters each. */
+  ids: string;
+  /** latitude,longitude,… as PostgreSQL writes float8 (shortest exact: parsed back to the same numbers). */
+  coords: string;
+  /** Each row's answer head then tail, and their lengths in bytes (head,tail,…). */
   json: string;
+  jsonLengths: string;
+  /** Each row's search_text followed by a line feed (never in a search text), and their lengths in bytes. */
+  texts: string;
+  textLengths: string;
 }
 
 /** Bytes an id string costs in V8 (header and 36 one-byte characters, rounded). */
@@ -83,18 +290,23 @@ const ID_BYTES = 56;
 
 const byKey = (a: Match, b: Match) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** A Float64Array that grows by doubling. */
-function grow(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+/** A typed array that grows by doubling. */
+function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, need: number): T {
   if (need <= a.length) return a;
-  const b = new Float64Array(Math.max(need, a.length * 2));
+  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2));
   b.set(a);
   return b;
 }
 
+/** Numbers of a comma-separated list. */
+function numbers(list: string): number[] {
+  return list.split(',').map(Number);
+}
+
 /**
- * Collects a dataset's rows page by page, doing each row's work as its page arrives (the build's
- * cost spread over its pages, so the server keeps answering), then builds the index in one step:
- * kdbush's sort, the only part that takes the whole dataset at once.
+ * Collects a dataset's pages, doing each row's work as its page arrives (the build's cost spread
+ * over its pages, so the server keeps answering), then builds the index in one step: kdbush's
+ * sort, the only part that takes the whole dataset at once.
  */
 export class DatasetIndexBuilder {
   readonly ids: string[] = [];
@@ -102,11 +314,21 @@ export class DatasetIndexBuilder {
   lat = new Float64Array(1024);
   lon = new Float64Array(1024);
   cube = new Float64Array(3 * 1024);
-  /** Each page's answers in one buffer; a row's answer is at (chunk, start) with its length. */
-  readonly chunks: Buffer[] = [];
-  chunkOf = new Float64Array(1024);
-  startOf = new Float64Array(1024);
-  bytes = 0;
+  /** Per page, its answers and its search texts; per row, its page and where its parts are in them. */
+  readonly jsonChunks: Buffer[] = [];
+  readonly textChunks: Buffer[] = [];
+  chunkOf = new Uint32Array(1024);
+  headStart = new Uint32Array(1024);
+  tailStart = new Uint32Array(1024);
+  tailEnd = new Uint32Array(1024);
+  textStart = new Uint32Array(1024);
+  textEnd = new Uint32Array(1024);
+  /** The rows of each bigram of the search texts. */
+  readonly postings = new BigramPostings();
+  /** Rows whose POI came again in a later page (moved within the table during the build): dead from the start. */
+  readonly superseded: number[] = [];
+  private chunkBytes = 0;
+  private postingBytes = 0;
 
   constructor(readonly datasetId: string) {}
 
@@ -114,47 +336,69 @@ export class DatasetIndexBuilder {
     return this.ids.length;
   }
 
-  add(rows: IndexRow[]): void {
+  get bytes(): number {
+    return this.chunkBytes + this.postingBytes + this.ids.length * ROW_BYTES;
+  }
+
+  add(page: IndexPage): void {
     const at = this.ids.length;
-    const need = at + rows.length;
+    const n = page.count;
+    const need = at + n;
     this.lat = grow(this.lat, need);
     this.lon = grow(this.lon, need);
     this.cube = grow(this.cube, 3 * need);
-    this.chunkOf = grow(this.chunkOf, need + 1);
-    this.startOf = grow(this.startOf, need + 1);
-    const texts: string[] = [];
-    let offset = 0;
-    const chunk = this.chunks.length;
-    rows.forEach((r, k) => {
+    for (const k of ['chunkOf', 'headStart', 'tailStart', 'tailEnd', 'textStart', 'textEnd'] as const) this[k] = grow(this[k], need);
+    const coords = numbers(page.coords);
+    const jsonLengths = numbers(page.jsonLengths);
+    const textLengths = numbers(page.textLengths);
+    const chunk = this.jsonChunks.length;
+    let jsonAt = 0;
+    let textAt = 0;
+    for (let k = 0; k < n; k++) {
       const i = at + k;
-      this.ids.push(r.id);
-      this.position.set(r.id, i);
-      this.lat[i] = r.latitude;
-      this.lon[i] = r.longitude;
-      const [x, y, z] = cubeOf(r.latitude, r.longitude);
+      const id = page.ids.slice(36 * k, 36 * k + 36);
+      const before = this.position.get(id);
+      if (before !== undefined) this.superseded.push(before);
+      this.ids.push(id);
+      this.position.set(id, i);
+      const lat = coords[2 * k]!;
+      const lon = coords[2 * k + 1]!;
+      this.lat[i] = lat;
+      this.lon[i] = lon;
+      const [x, y, z] = cubeOf(lat, lon);
       this.cube[3 * i] = x;
       this.cube[3 * i + 1] = y;
       this.cube[3 * i + 2] = z;
-      texts.push(r.json);
       this.chunkOf[i] = chunk;
-      this.startOf[i] = offset;
-      offset += Buffer.byteLength(r.json);
-    });
-    // The end of the last row: the start of the next page's first (chunk + 1, 0).
-    this.chunkOf[need] = chunk + 1;
-    this.startOf[need] = 0;
-    const buffer = Buffer.from(texts.join(''));
-    this.chunks.push(buffer);
-    this.bytes += buffer.length + rows.length * ROW_BYTES;
+      this.headStart[i] = jsonAt;
+      jsonAt += jsonLengths[2 * k]!;
+      this.tailStart[i] = jsonAt;
+      jsonAt += jsonLengths[2 * k + 1]!;
+      this.tailEnd[i] = jsonAt;
+      this.textStart[i] = textAt;
+      textAt += textLengths[k]!;
+      this.textEnd[i] = textAt;
+      textAt += 1;
+    }
+    const json = Buffer.from(page.json);
+    const texts = Buffer.from(page.texts);
+    if (json.length !== jsonAt || texts.length !== textAt) throw new Error('search index: the lengths of a page do not match its text');
+    this.jsonChunks.push(json);
+    this.textChunks.push(texts);
+    this.chunkBytes += json.length + texts.length + 32;
+    this.postings.addTexts(page.texts, at);
+    this.postingBytes = this.postings.estimate();
   }
 
   finish(): DatasetIndex {
+    this.postings.finish();
+    this.postingBytes = this.postings.bytes;
     return new DatasetIndex(this);
   }
 }
 
-/** Per row beyond its JSON: the id string and its map entry, seven doubles and kdbush's coordinates and id. */
-const ROW_BYTES = ID_BYTES + 40 + 8 * 7 + 16 + 4;
+/** Per row beyond its strings: the id string and its map entry, nine doubles, six offsets and kdbush's coordinates and id. */
+const ROW_BYTES = ID_BYTES + 40 + 8 * 9 + 4 * 6 + 16 + 4;
 
 export class DatasetIndex {
   readonly datasetId: string;
@@ -165,13 +409,19 @@ export class DatasetIndex {
   private readonly lat: Float64Array;
   private readonly lon: Float64Array;
   private readonly cube: Float64Array;
-  private readonly chunks: Buffer[];
-  private readonly chunkOf: Float64Array;
-  private readonly startOf: Float64Array;
+  private readonly jsonChunks: Buffer[];
+  private readonly textChunks: Buffer[];
+  private readonly chunkOf: Uint32Array;
+  private readonly headStart: Uint32Array;
+  private readonly tailStart: Uint32Array;
+  private readonly tailEnd: Uint32Array;
+  private readonly textStart: Uint32Array;
+  private readonly textEnd: Uint32Array;
+  private readonly postings: BigramPostings;
   private readonly dead: Uint8Array;
   private deadCount = 0;
   /** Rows written since the build (inserted or changed), by id. */
-  private readonly extra = new Map<string, { row: IndexRow; x: number; y: number; z: number; json: Buffer }>();
+  private readonly extra = new Map<string, { row: IndexRow; x: number; y: number; z: number; head: Buffer; tail: Buffer }>();
   private extraBytes = 0;
   readonly baseBytes: number;
 
@@ -183,9 +433,15 @@ export class DatasetIndex {
     this.lat = b.lat;
     this.lon = b.lon;
     this.cube = b.cube;
-    this.chunks = b.chunks;
+    this.jsonChunks = b.jsonChunks;
+    this.textChunks = b.textChunks;
     this.chunkOf = b.chunkOf;
-    this.startOf = b.startOf;
+    this.headStart = b.headStart;
+    this.tailStart = b.tailStart;
+    this.tailEnd = b.tailEnd;
+    this.textStart = b.textStart;
+    this.textEnd = b.textEnd;
+    this.postings = b.postings;
     this.tree = new KDBush(Math.max(n, 1));
     for (let i = 0; i < n; i++) this.tree.add(this.lon[i]!, this.lat[i]!);
     // kdbush cannot hold zero items: an empty dataset holds one point that is always dead.
@@ -193,14 +449,11 @@ export class DatasetIndex {
     this.tree.finish();
     this.dead = new Uint8Array(Math.max(n, 1));
     if (n === 0) this.dead[0] = 1;
+    for (const i of b.superseded) {
+      this.dead[i] = 1;
+      this.deadCount += 1;
+    }
     this.baseBytes = b.bytes + this.tree.data.byteLength;
-  }
-
-  /** The answer of base row i (a view into its page's buffer). */
-  private jsonOf(i: number): Buffer {
-    const chunk = this.chunks[this.chunkOf[i]!]!;
-    const end = this.chunkOf[i + 1] === this.chunkOf[i] ? this.startOf[i + 1]! : chunk.length;
-    return chunk.subarray(this.startOf[i]!, end);
   }
 
   /** POIs this index answers with. */
@@ -228,13 +481,17 @@ export class DatasetIndex {
     return i >= 0 && !this.dead[i];
   }
 
+  private static extraCost(e: { head: Buffer; tail: Buffer; row: IndexRow }): number {
+    return e.head.length + e.tail.length + 2 * e.row.text.length + 2 * ID_BYTES + 200;
+  }
+
   /** A POI inserted into this dataset or changed in it. */
   upsert(row: IndexRow): void {
     this.remove(row.id);
     const [x, y, z] = cubeOf(row.latitude, row.longitude);
-    const json = Buffer.from(row.json);
-    this.extra.set(row.id, { row, x, y, z, json });
-    this.extraBytes += json.length + ID_BYTES + 120;
+    const e = { row, x, y, z, head: Buffer.from(row.head), tail: Buffer.from(row.tail) };
+    this.extra.set(row.id, e);
+    this.extraBytes += DatasetIndex.extraCost(e);
   }
 
   /** A POI deleted or moved out of this dataset. */
@@ -242,7 +499,7 @@ export class DatasetIndex {
     const e = this.extra.get(id);
     if (e) {
       this.extra.delete(id);
-      this.extraBytes -= e.json.length + ID_BYTES + 120;
+      this.extraBytes -= DatasetIndex.extraCost(e);
     }
     const i = this.baseIndexOf(id);
     if (i >= 0 && !this.dead[i]) {
@@ -262,6 +519,10 @@ export class DatasetIndex {
     return Math.sqrt(s);
   }
 
+  private chordOf(i: number, q: PreparedQuery): number {
+    return this.chord(this.cube[3 * i]!, this.cube[3 * i + 1]!, this.cube[3 * i + 2]!, q);
+  }
+
   /** Whether a row at this chord is inside the query's radius (the SQL filter's comparison). */
   private inRadius(chord: number, q: PreparedQuery): boolean {
     return q.limitEd === undefined || chordToEarthDistance(chord) <= q.limitEd;
@@ -273,24 +534,89 @@ export class DatasetIndex {
     return !a || chord > a.hi || (chord >= a.lo && id > a.id);
   }
 
-  private matchOf(knn: number, id: string, json: Buffer): Match {
-    return { knn, id, distance: chordToEarthDistance(knn) * EARTHDISTANCE_TO_MEAN, json };
+  /** Whether base row i's search text holds every word of the query. */
+  private matchesWords(i: number, q: PreparedQuery): boolean {
+    if (!q.wordBytes.length) return true;
+    const text = this.textChunks[this.chunkOf[i]!]!.subarray(this.textStart[i]!, this.textEnd[i]!);
+    for (const w of q.wordBytes) if (text.indexOf(w) < 0) return false;
+    return true;
+  }
+
+  private matchOf(knn: number, i: number): Match {
+    const json = this.jsonChunks[this.chunkOf[i]!]!;
+    return {
+      knn,
+      id: this.ids[i]!,
+      distance: chordToEarthDistance(knn) * EARTHDISTANCE_TO_MEAN,
+      latitude: this.lat[i]!,
+      longitude: this.lon[i]!,
+      head: json.subarray(this.headStart[i]!, this.tailStart[i]!),
+      tail: json.subarray(this.tailStart[i]!, this.tailEnd[i]!),
+    };
   }
 
   /**
-   * The first `n` matches in (KNN value, id) order, or every match when there are fewer. geokdbush
-   * yields candidates nearest first by its haversine; they are re-ordered by the chord. The cut is
-   * exact once the n-th match lies closer than the last candidate read (every candidate not read
-   * is at least that far); otherwise more candidates are read.
+   * The postings to read for the query's words: the smallest of all their bigrams' (null when a
+   * bigram occurs in no base row, so no base row matches); undefined when walking is cheaper (no
+   * word of two code units, or even the smallest postings are long).
+   */
+  private rarestPosting(q: PreparedQuery): number | null | undefined {
+    let best = -1;
+    for (const word of q.words ?? []) {
+      for (const key of bigramsOf(word)) {
+        const p = this.postings.find(key);
+        if (p < 0) return null;
+        if (best < 0 || this.postings.count[p]! < this.postings.count[best]!) best = p;
+      }
+    }
+    return best >= 0 && this.postings.count[best]! <= postingsScanMax ? best : undefined;
+  }
+
+  /**
+   * The first `n` matches in (KNN value, id) order, or every match when there are fewer.
    */
   nearest(q: PreparedQuery, n: number): Match[] {
-    const base: Match[] = [];
-    // Only dead rows and rows before the cursor are skipped in the walk: a row outside the radius
-    // must reach geokdbush's queue, whose first point past maxKm ends the walk (a predicate that
-    // dropped them would make it expand every node of the tree).
+    const posting = q.wordBytes.length ? this.rarestPosting(q) : undefined;
+    const base = posting === undefined ? this.walk(q, n) : posting === null ? [] : this.scan(q, n, posting);
+    if (!this.extra.size) return base;
+    for (const e of this.extra.values()) {
+      const c = this.chord(e.x, e.y, e.z, q);
+      if (this.inRadius(c, q) && this.afterKey(c, e.row.id, q) && (q.words ?? []).every((w) => e.row.text.includes(w))) {
+        const { row } = e;
+        base.push({ knn: c, id: row.id, distance: chordToEarthDistance(c) * EARTHDISTANCE_TO_MEAN, latitude: row.latitude, longitude: row.longitude, head: e.head, tail: e.tail });
+      }
+    }
+    base.sort(byKey);
+    return base.slice(0, n);
+  }
+
+  /** The first n base matches among the rows of a posting, each tested in full. */
+  private scan(q: PreparedQuery, n: number, posting: number): Match[] {
+    const found: Array<{ knn: number; i: number }> = [];
+    for (const i of this.postings.rows(posting)) {
+      if (this.dead[i] || !this.matchesWords(i, q)) continue;
+      const c = this.chordOf(i, q);
+      if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) found.push({ knn: c, i });
+    }
+    const ids = this.ids;
+    found.sort((a, b) => a.knn - b.knn || (ids[a.i]! < ids[b.i]! ? -1 : ids[a.i]! > ids[b.i]! ? 1 : 0));
+    return found.slice(0, n).map((f) => this.matchOf(f.knn, f.i));
+  }
+
+  /**
+   * The first n base matches walking nearest first. geokdbush yields candidates nearest first by
+   * its haversine; they are re-ordered by the chord. The cut is exact once the n-th match lies
+   * closer than the last candidate read (every candidate not read is at least that far);
+   * otherwise more candidates are read.
+   */
+  private walk(q: PreparedQuery, n: number): Match[] {
+    // Only dead rows, rows before the cursor and rows without the words are skipped in the walk: a
+    // row outside the radius must reach geokdbush's queue, whose first point past maxKm ends the
+    // walk (a predicate that dropped them would make it expand every node of the tree).
     const predicate = (i: number) => {
       if (this.dead[i]) return false;
-      return !q.after || this.afterKey(this.chord(this.cube[3 * i]!, this.cube[3 * i + 1]!, this.cube[3 * i + 2]!, q), this.ids[i]!, q);
+      if (q.after && !this.afterKey(this.chordOf(i, q), this.ids[i]!, q)) return false;
+      return this.matchesWords(i, q);
     };
     const total = this.ids.length;
     const kmOf = (i: number) => haversineKm(q.longitude, q.latitude, this.lon[i]!, this.lat[i]!);
@@ -299,8 +625,8 @@ export class DatasetIndex {
       const matches: Match[] = [];
       let outsideKm = Infinity;
       for (const i of found) {
-        const c = this.chord(this.cube[3 * i]!, this.cube[3 * i + 1]!, this.cube[3 * i + 2]!, q);
-        if (this.inRadius(c, q)) matches.push(this.matchOf(c, this.ids[i]!, this.jsonOf(i)));
+        const c = this.chordOf(i, q);
+        if (this.inRadius(c, q)) matches.push(this.matchOf(c, i));
         else outsideKm = Math.min(outsideKm, kmOf(i));
       }
       matches.sort(byKey);
@@ -313,17 +639,7 @@ export class DatasetIndex {
         want >= total ||
         lastKm > outsideKm + 1e-9 ||
         (matches.length >= n && kmOf(this.baseIndexOf(matches[n - 1]!.id)) < lastKm - 1e-9);
-      if (done) {
-        base.push(...matches.slice(0, n));
-        break;
-      }
+      if (done) return matches.slice(0, n);
     }
-    if (!this.extra.size) return base;
-    for (const e of this.extra.values()) {
-      const c = this.chord(e.x, e.y, e.z, q);
-      if (this.inRadius(c, q) && this.afterKey(c, e.row.id, q)) base.push(this.matchOf(c, e.row.id, e.json));
-    }
-    base.sort(byKey);
-    return base.slice(0, n);
   }
 }
