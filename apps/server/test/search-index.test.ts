@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchColumns } from '../src/modules/pois/search-columns';
-import { setPostingsScanMax } from '../src/modules/search-index/dataset-index';
+import { tuneIndexSearch } from '../src/modules/search-index/dataset-index';
 import { setBuildPageSize } from '../src/modules/search-index/search-index';
 import { bearer, buildAppOn, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
@@ -207,20 +207,28 @@ afterAll(async () => {
 
 describe('same answers from memory and from PostgreSQL', () => {
   it('every point search: same POIs in the same order, same total and distances, for every offset', async () => {
-    await fc.assert(
-      fc.asyncProperty(queryArb, async (q) => {
-        await compare(queryString(q));
-      }),
-      { numRuns: 60, seed: 20261125 },
-    );
+    // Rows found by growing boxes (the default) and by geokdbush's nearest-first walk.
+    for (const boxes of [true, false]) {
+      tuneIndexSearch({ boxes });
+      try {
+        await fc.assert(
+          fc.asyncProperty(queryArb, async (q) => {
+            await compare(queryString(q));
+          }),
+          { numRuns: 50, seed: 20261125 },
+        );
+      } finally {
+        tuneIndexSearch();
+      }
+    }
   }, 120_000);
 
-  it('keyword searches the same whether the index walks nearest first or reads the bigram postings', async () => {
+  it('keyword searches the same whether the index reads boxes, walks nearest first or reads the bigram postings', async () => {
     // Small offsets: most pages hold matches.
     const keyworded = fc.tuple(queryArb, fc.constantFrom(...KEYWORDS), fc.integer({ min: 0, max: 12 })).map(([q, keyword, offset]) => ({ ...q, keyword, offset }));
     let found = 0;
-    for (const max of [0, Infinity]) {
-      setPostingsScanMax(max);
+    for (const tuning of [{ postingsScanMax: 0 }, { postingsScanMax: 0, boxes: false }, { postingsScanMax: Infinity }]) {
+      tuneIndexSearch(tuning);
       try {
         await fc.assert(
           fc.asyncProperty(keyworded, async (q) => {
@@ -229,11 +237,11 @@ describe('same answers from memory and from PostgreSQL', () => {
           { numRuns: 40, seed: 20261126 },
         );
       } finally {
-        setPostingsScanMax(undefined);
+        tuneIndexSearch();
       }
     }
     // The property compares pages that hold POIs, not only empty ones.
-    expect(found).toBeGreaterThan(40);
+    expect(found).toBeGreaterThan(60);
   }, 120_000);
 
   it('walking by cursor while POIs are added, moved and deleted: each page the same on both paths', async () => {

@@ -231,25 +231,39 @@ class BigramPostings {
   }
 }
 
+/** The first box's circle, and how far boxes grow without a radius before geokdbush's walk takes over. */
+const BOX_START_M = 250;
+const BOX_MAX_M = 100_000;
+const BOX_ROWS_MAX = 20_000;
+
 /** Past this many candidates in the rarest bigram's postings, a keyword search walks nearest first instead. */
 const POSTINGS_SCAN_MAX = 20_000;
-let postingsScanMax = POSTINGS_SCAN_MAX;
-/** Tests: 0 makes every keyword search walk, Infinity read postings; undefined restores the default. */
-export function setPostingsScanMax(n: number | undefined): void {
-  postingsScanMax = n ?? POSTINGS_SCAN_MAX;
+/** How rows are found (tests try each way): postings up to this many rows, boxes before geokdbush's walk. */
+const tuning = { postingsScanMax: POSTINGS_SCAN_MAX, boxes: true };
+/** Tests: Partial settings; undefined restores the defaults. */
+export function tuneIndexSearch(t?: Partial<typeof tuning>): void {
+  Object.assign(tuning, { postingsScanMax: POSTINGS_SCAN_MAX, boxes: true }, t);
 }
 
 /**
- * One match: its order key and its answer as JSON in two parts, the coordinates written between
- * them and distance_m after (`head,"latitude":…,"longitude":…tail,"distance_m":…}`).
+ * One match: its order key, and where its answer is (a base row, or a row written since the
+ * build); the answer is written only for the rows a page shows (DatasetIndex.writeAnswer).
  */
 export interface Match {
   knn: number;
   id: string;
-  /** earth_distance × EARTHDISTANCE_TO_MEAN, as distance_m. */
-  distance: number;
-  latitude: number;
-  longitude: number;
+  /** The base row, or -1 for a row of the side map. */
+  row: number;
+  extra?: ExtraRow;
+  from: DatasetIndex;
+}
+
+/** A row written since the build: its answer's two parts as UTF-8. */
+interface ExtraRow {
+  row: IndexRow;
+  x: number;
+  y: number;
+  z: number;
   head: Buffer;
   tail: Buffer;
 }
@@ -421,7 +435,7 @@ export class DatasetIndex {
   private readonly dead: Uint8Array;
   private deadCount = 0;
   /** Rows written since the build (inserted or changed), by id. */
-  private readonly extra = new Map<string, { row: IndexRow; x: number; y: number; z: number; head: Buffer; tail: Buffer }>();
+  private readonly extra = new Map<string, ExtraRow>();
   private extraBytes = 0;
   readonly baseBytes: number;
 
@@ -481,7 +495,7 @@ export class DatasetIndex {
     return i >= 0 && !this.dead[i];
   }
 
-  private static extraCost(e: { head: Buffer; tail: Buffer; row: IndexRow }): number {
+  private static extraCost(e: ExtraRow): number {
     return e.head.length + e.tail.length + 2 * e.row.text.length + 2 * ID_BYTES + 200;
   }
 
@@ -543,16 +557,31 @@ export class DatasetIndex {
   }
 
   private matchOf(knn: number, i: number): Match {
-    const json = this.jsonChunks[this.chunkOf[i]!]!;
-    return {
-      knn,
-      id: this.ids[i]!,
-      distance: chordToEarthDistance(knn) * EARTHDISTANCE_TO_MEAN,
-      latitude: this.lat[i]!,
-      longitude: this.lon[i]!,
-      head: json.subarray(this.headStart[i]!, this.tailStart[i]!),
-      tail: json.subarray(this.tailStart[i]!, this.tailEnd[i]!),
-    };
+    return { knn, id: this.ids[i]!, row: i, from: this };
+  }
+
+  /**
+   * A match's answer as PostgreSQL's path writes it: `head,"latitude":…,"longitude":…tail,"distance_m":…}`
+   * (distance_m is earth_distance × EARTHDISTANCE_TO_MEAN).
+   */
+  writeAnswer(m: Match, parts: Buffer[]): void {
+    let head: Buffer;
+    let tail: Buffer;
+    let latitude: number;
+    let longitude: number;
+    if (m.extra) {
+      ({ head, tail } = m.extra);
+      ({ latitude, longitude } = m.extra.row);
+    } else {
+      const i = m.row;
+      const json = this.jsonChunks[this.chunkOf[i]!]!;
+      head = json.subarray(this.headStart[i]!, this.tailStart[i]!);
+      tail = json.subarray(this.tailStart[i]!, this.tailEnd[i]!);
+      latitude = this.lat[i]!;
+      longitude = this.lon[i]!;
+    }
+    const distance = chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN;
+    parts.push(head, Buffer.from(`,"latitude":${JSON.stringify(latitude)},"longitude":${JSON.stringify(longitude)}`), tail, Buffer.from(`,"distance_m":${JSON.stringify(distance)}}`));
   }
 
   /**
@@ -569,7 +598,7 @@ export class DatasetIndex {
         if (best < 0 || this.postings.count[p]! < this.postings.count[best]!) best = p;
       }
     }
-    return best >= 0 && this.postings.count[best]! <= postingsScanMax ? best : undefined;
+    return best >= 0 && this.postings.count[best]! <= tuning.postingsScanMax ? best : undefined;
   }
 
   /**
@@ -577,17 +606,78 @@ export class DatasetIndex {
    */
   nearest(q: PreparedQuery, n: number): Match[] {
     const posting = q.wordBytes.length ? this.rarestPosting(q) : undefined;
-    const base = posting === undefined ? this.walk(q, n) : posting === null ? [] : this.scan(q, n, posting);
+    const base = posting === undefined ? ((tuning.boxes ? this.boxes(q, n) : undefined) ?? this.walk(q, n)) : posting === null ? [] : this.scan(q, n, posting);
     if (!this.extra.size) return base;
     for (const e of this.extra.values()) {
       const c = this.chord(e.x, e.y, e.z, q);
       if (this.inRadius(c, q) && this.afterKey(c, e.row.id, q) && (q.words ?? []).every((w) => e.row.text.includes(w))) {
-        const { row } = e;
-        base.push({ knn: c, id: row.id, distance: chordToEarthDistance(c) * EARTHDISTANCE_TO_MEAN, latitude: row.latitude, longitude: row.longitude, head: e.head, tail: e.tail });
+        base.push({ knn: c, id: e.row.id, row: -1, extra: e, from: this });
       }
     }
     base.sort(byKey);
     return base.slice(0, n);
+  }
+
+  /** The first n of these rows in (KNN value, id) order. */
+  private firstOf(knn: number[], rows: number[], n: number): Match[] {
+    let keep = rows.map((_, k) => k);
+    if (rows.length > n) {
+      // The n-th smallest KNN value by a numeric sort of a copy; the rows up to it (ties included) are sorted in full.
+      const sorted = Float64Array.from(knn).sort();
+      const bound = sorted[n - 1]!;
+      keep = keep.filter((k) => knn[k]! <= bound);
+    }
+    const ids = this.ids;
+    keep.sort((a, b) => knn[a]! - knn[b]! || (ids[rows[a]!]! < ids[rows[b]!]! ? -1 : ids[rows[a]!]! > ids[rows[b]!]! ? 1 : 0));
+    return keep.slice(0, n).map((k) => this.matchOf(knn[k]!, rows[k]!));
+  }
+
+  /**
+   * The first n base matches from boxes of the tree growing around the point: the rows of a box
+   * holding the circle of b metres, those inside the circle kept; once n of them match, or the
+   * circle covers the radius, no row outside can come before them. Much cheaper than geokdbush's
+   * walk where POIs are dense (no queue of nodes and points); undefined where a box would cross a
+   * pole or the antimeridian, holds more than BOX_ROWS_MAX rows, or grows past BOX_MAX_M without a
+   * radius (the walk answers).
+   */
+  private boxes(q: PreparedQuery, n: number): Match[] | undefined {
+    const radius = q.radius;
+    let b = BOX_START_M;
+    for (;;) {
+      const r = radius === undefined ? b : Math.min(b, radius);
+      if (radius === undefined && r > BOX_MAX_M) return undefined;
+      // The circle's angle, with room for rounding; the box around it on the sphere.
+      const angle = (r / EARTH_MEAN_RADIUS_M) * (1 + 1e-6) + 1e-12;
+      const dLat = angle / RADIANS_PER_DEGREE;
+      const lat = q.latitude;
+      if (Math.abs(lat) + dLat >= 89 || angle >= 0.5) return undefined;
+      const cosMax = Math.cos((Math.abs(lat) + dLat) * RADIANS_PER_DEGREE);
+      const dLon = (Math.asin(Math.min(1, Math.sin(angle) / cosMax)) / RADIANS_PER_DEGREE) * (1 + 1e-6);
+      if (q.longitude - dLon <= -180 || q.longitude + dLon >= 180) return undefined;
+      const found = this.tree.range(q.longitude - dLon, lat - dLat, q.longitude + dLon, lat + dLat);
+      // A box this full (a deep cursor, or keyword matches far apart): the walk reads less.
+      if (found.length > BOX_ROWS_MAX) return undefined;
+      const limitEd = r * RADIUS_TO_EARTHDISTANCE;
+      // The circle as a chord: rows clearly inside or outside are told without an asin; those
+      // near the edge are compared as the SQL filter compares them.
+      const limitChord = 2 * R * Math.sin(limitEd / (2 * R));
+      const surelyIn = limitChord * (1 - 1e-9);
+      const surelyOut = limitChord * (1 + 1e-9);
+      const knn: number[] = [];
+      const rows: number[] = [];
+      for (const i of found) {
+        if (this.dead[i]) continue;
+        const c = this.chordOf(i, q);
+        if (c > surelyOut || (c >= surelyIn && chordToEarthDistance(c) > limitEd)) continue;
+        if (q.after && !this.afterKey(c, this.ids[i]!, q)) continue;
+        if (!this.matchesWords(i, q)) continue;
+        knn.push(c);
+        rows.push(i);
+      }
+      if (rows.length >= n || (radius !== undefined && b >= radius)) return this.firstOf(knn, rows, n);
+      // The next circle sized for n rows at the density seen (at least twice as wide).
+      b *= Math.max(2, Math.min(8, Math.sqrt(n / Math.max(rows.length, 1)) * 1.1));
+    }
   }
 
   /** The first n base matches among the rows of a posting, each tested in full. */
@@ -638,7 +728,7 @@ export class DatasetIndex {
         found.length < want ||
         want >= total ||
         lastKm > outsideKm + 1e-9 ||
-        (matches.length >= n && kmOf(this.baseIndexOf(matches[n - 1]!.id)) < lastKm - 1e-9);
+        (matches.length >= n && kmOf(matches[n - 1]!.row) < lastKm - 1e-9);
       if (done) return matches.slice(0, n);
     }
   }

@@ -512,7 +512,7 @@ export function createSearchIndex(deps: {
     const parts: Buffer[] = [Buffer.from('[')];
     shown.forEach((m, i) => {
       if (i) parts.push(Buffer.from(','));
-      parts.push(m.head, Buffer.from(`,"latitude":${JSON.stringify(m.latitude)},"longitude":${JSON.stringify(m.longitude)}`), m.tail, Buffer.from(`,"distance_m":${JSON.stringify(m.distance)}}`));
+      m.from.writeAnswer(m, parts);
     });
     parts.push(Buffer.from(']'));
     return { poisJson: Buffer.concat(parts).toString('utf8'), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
