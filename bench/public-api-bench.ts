@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -215,6 +216,76 @@ async function indexLatency(o: PublicApiBenchOptions, apiKey: string) {
   return { memory: { p50: pct(memory, 50), p99: pct(memory, 99) }, sql: { p50: pct(sqlPath, 50), p99: pct(sqlPath, 99) }, served, searches: WARMUP + ITERATIONS };
 }
 
+/**
+ * CPU seconds used so far by this process (the server) and by the PostgreSQL processes on this
+ * machine (/proc; undefined where it cannot be read): searches per CPU-second, the load
+ * generator's own CPU left out, is the "per core" view of a run.
+ */
+function cpuSeconds(): { server: number; postgres: number | undefined } {
+  const usage = process.cpuUsage();
+  const server = (usage.user + usage.system) / 1e6;
+  try {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+        // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return { server, postgres: ticks / 100 };
+  } catch {
+    return { server, postgres: undefined };
+  }
+}
+
+/** Times of GET requests sent one at a time by a client in its own process (bench/latency-worker.mjs). */
+function runLatencyWorker(options: { base: string; paths: string[]; headers: Record<string, string> }): Promise<number[]> {
+  const worker = fileURLToPath(new URL('./latency-worker.mjs', import.meta.url));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [worker, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`latency worker exited ${code}: ${err}`))));
+  });
+}
+
+/**
+ * The index against the SQL path at concurrency 1 as a client in another process sees it (the
+ * in-process figure above also counts the bench's own fetch on the server's thread): a different
+ * point per search, index first then SQL path, each after its warm-up.
+ */
+async function externalIndexLatency(o: PublicApiBenchOptions, apiKey: string) {
+  const index = o.app.searchIndex!;
+  const paths = (offset: number) =>
+    Array.from({ length: WARMUP + ITERATIONS }, (_, i) => {
+      const p = o.points[i % o.points.length]!;
+      const jitter = Math.floor(i / o.points.length) * 0.0001 + offset;
+      return `/api/v1/poi/search?dataset_id=${o.datasetId}&latitude=${(p.latitude + jitter).toFixed(6)}&longitude=${(p.longitude - 0.00004).toFixed(6)}&radius=1000&limit=20`;
+    });
+  const measure = async (memory: boolean, offset: number) => {
+    index.setEnabled(memory);
+    const servedBefore = index.state().served;
+    try {
+      const times = (await runLatencyWorker({ base: o.base, paths: paths(offset), headers: { 'x-api-key': apiKey } })).slice(WARMUP).sort((a, b) => a - b);
+      return { p50: pct(times, 50), p99: pct(times, 99), served: index.state().served - servedBefore };
+    } finally {
+      index.setEnabled(true);
+    }
+  };
+  const memory = await measure(true, 0.00003);
+  const sqlPath = await measure(false, 0.00006);
+  return { memory, sql: sqlPath };
+}
+
 const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
 
 export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<BenchResult[]> {
@@ -250,6 +321,14 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
         `${strict ? `p50≤1 ≤0.5× of the SQL path ${ixOk ? 'PASS' : 'FAIL'}` : '(reported)'}  (columns: index p50/p99, SQL path p50/p99; ${ix.served} of ${ix.searches} answered from memory)`,
     );
     results.push({ engine: o.kind, pois, label: 'public search p50, in-memory index vs SQL path', http: ix.memory, raw: ix.sql, ok: ixOk });
+    const ext = await externalIndexLatency(o, apiKey);
+    const extRatio = ext.memory.p50 / ext.sql.p50;
+    const extOk = !strict || (ext.memory.p50 <= 1 && extRatio <= 0.5 && ext.memory.served === WARMUP + ITERATIONS);
+    console.log(
+      `  ${'same, client in its own process'.padEnd(34)} ${fmt(ext.memory.p50)}ms ${fmt(ext.memory.p99)}ms ${fmt(ext.sql.p50)}ms ${fmt(ext.sql.p99)}ms ${extRatio.toFixed(2).padStart(5)}×  ` +
+        `${strict ? `p50≤1 ≤0.5× of the SQL path ${extOk ? 'PASS' : 'FAIL'}` : '(reported)'}  (${ext.memory.served} of ${WARMUP + ITERATIONS} answered from memory, ${ext.sql.served} with the index off)`,
+    );
+    results.push({ engine: o.kind, pois, label: 'public search p50, in-memory index vs SQL path, external client', http: ext.memory, raw: ext.sql, ok: extOk });
   }
   if (process.env.BENCH_SKIP_PUBLIC_LOAD === '1') return results;
 
@@ -287,6 +366,7 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
       : []),
   ];
   const throughputs = new Map<string, number>();
+  const perCpu = new Map<string, number>();
   for (const run of runs) {
     await o.app.usageMeter.flush();
     const before = await meteredCount(o.query);
@@ -294,7 +374,9 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     served200 = 0;
     const sqlPath = 'sqlPath' in run && run.sqlPath;
     if (sqlPath) o.app.searchIndex?.setEnabled(false);
+    const cpuBefore = cpuSeconds();
     const load = await runLoad({ url: o.base, headers: { 'x-api-key': apiKey }, ...run.options }).finally(() => o.app.searchIndex?.setEnabled(true));
+    const cpuAfter = cpuSeconds();
     await new Promise((r) => setTimeout(r, 200));
     await o.app.usageMeter.flush();
     const metered = (await meteredCount(o.query)) - before;
@@ -302,14 +384,20 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     const hits = cache.hits - cacheBefore.hits;
     const lookups = hits + cache.misses - cacheBefore.misses;
     const throughput = load['2xx'] / LOAD_SECONDS;
+    const serverCpu = cpuAfter.server - cpuBefore.server;
+    const postgresCpu = cpuAfter.postgres !== undefined && cpuBefore.postgres !== undefined ? cpuAfter.postgres - cpuBefore.postgres : undefined;
+    const perCpuSecond = postgresCpu === undefined ? undefined : load['2xx'] / (serverCpu + postgresCpu);
     const clean = load.errors === 0 && load.timeouts === 0 && load.non2xx === 0 && metered === served200;
     const ok = !strict || !run.target || (throughput >= 1000 && clean);
     console.log(
       `  ${run.label}: ${LOAD_CONNECTIONS} connections × ${LOAD_SECONDS} s, ${run.note}\n` +
         `    ${throughput.toFixed(0)} searches/s (p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms), cache hits ${lookups ? ((hits / lookups) * 100).toFixed(1) : '0.0'}%; ` +
         `200s sent ${served200}, non-2xx ${load.non2xx}, errors ${load.errors}, timeouts ${load.timeouts}; metered ${metered} ${metered === served200 ? '= 200s sent' : '≠ 200s sent'}` +
-        `  ${strict && run.target ? `target ≥1000/s, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}`,
+        `  ${strict && run.target ? `target ≥1000/s, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}\n` +
+        `    CPU: server ${serverCpu.toFixed(1)} s, PostgreSQL ${postgresCpu === undefined ? 'unknown' : `${postgresCpu.toFixed(1)} s`}` +
+        `${perCpuSecond === undefined ? '' : ` → ${perCpuSecond.toFixed(0)} searches per CPU-second (the load generator's CPU not counted)`}`,
     );
+    if (perCpuSecond !== undefined) perCpu.set(run.label, perCpuSecond);
     results.push({ engine: o.kind, pois, label: run.label, http: { p50: load.latency.p50, p99: load.latency.p99 }, raw: { p50: throughput, p99: metered }, ok: ok && (!strict || clean) });
     throughputs.set(run.label, throughput);
   }
@@ -322,6 +410,11 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
       `  in-memory index against the SQL path under load (every point different): ${memoryRate.toFixed(0)} / ${sqlRate.toFixed(0)} searches/s = ${gain.toFixed(2)}×  ${strict ? `target ≥5× ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}`,
     );
     results.push({ engine: o.kind, pois, label: 'public search load, index vs SQL path', http: { p50: memoryRate, p99: memoryRate }, raw: { p50: sqlRate, p99: sqlRate }, ok });
+    const memoryPerCpu = perCpu.get('public search load, every point different');
+    const sqlPerCpu = perCpu.get('public search load, every point different, SQL path');
+    if (memoryPerCpu !== undefined && sqlPerCpu !== undefined) {
+      console.log(`  the same per CPU-second (server and PostgreSQL): ${memoryPerCpu.toFixed(0)} / ${sqlPerCpu.toFixed(0)} = ${(memoryPerCpu / sqlPerCpu).toFixed(2)}×  (reported)`);
+    }
   }
   o.app.server.off('request', onRequest);
   return results;

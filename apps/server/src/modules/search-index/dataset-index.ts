@@ -67,9 +67,21 @@ export interface PreparedQuery extends PointQuery {
 
 export function prepareQuery(q: PointQuery): PreparedQuery {
   const [cx, cy, cz] = cubeOf(q.latitude, q.longitude);
-  const limitEd = q.radius === undefined ? undefined : q.radius * RADIUS_TO_EARTHDISTANCE;
-  const wordBytes = (q.words ?? []).map((w) => Buffer.from(w));
-  return { ...q, cx, cy, cz, limitEd, maxKm: q.radius === undefined ? Infinity : (q.radius / 1000) * (1 + 1e-9) + 1e-6, wordBytes };
+  const { latitude, longitude, radius, after, words } = q;
+  // Every field set, in one order: one object shape for every query (the row loops read it).
+  return {
+    latitude,
+    longitude,
+    radius,
+    after,
+    words,
+    cx,
+    cy,
+    cz,
+    limitEd: radius === undefined ? undefined : radius * RADIUS_TO_EARTHDISTANCE,
+    maxKm: radius === undefined ? Infinity : (radius / 1000) * (1 + 1e-9) + 1e-6,
+    wordBytes: (words ?? []).map((w) => Buffer.from(w)),
+  };
 }
 
 /**
@@ -247,7 +259,7 @@ export function tuneIndexSearch(t?: Partial<typeof tuning>): void {
 
 /**
  * One match: its order key, and where its answer is (a base row, or a row written since the
- * build); the answer is written only for the rows a page shows (DatasetIndex.writeAnswer).
+ * build); the answer is written only for the rows a page shows (DatasetIndex.answerOf).
  */
 export interface Match {
   knn: number;
@@ -256,6 +268,35 @@ export interface Match {
   row: number;
   extra?: ExtraRow;
   from: DatasetIndex;
+}
+
+/** A match's answer: UTF-8 parts from the index, ASCII written for the search. */
+export interface AnswerParts {
+  head: Buffer;
+  coordinates: string;
+  tail: Buffer;
+  distance: string;
+}
+
+/**
+ * The answers as one JSON array, written into one buffer (no small buffer per part) and decoded
+ * once.
+ */
+export function answersJson(answers: AnswerParts[]): string {
+  let size = 2 + Math.max(0, answers.length - 1);
+  for (const a of answers) size += a.head.length + a.coordinates.length + a.tail.length + a.distance.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = 0x5b; // [
+  answers.forEach((a, k) => {
+    if (k) out[at++] = 0x2c; // ,
+    at += a.head.copy(out, at);
+    at += out.write(a.coordinates, at, 'latin1');
+    at += a.tail.copy(out, at);
+    at += out.write(a.distance, at, 'latin1');
+  });
+  out[at++] = 0x5d; // ]
+  return out.toString('utf8', 0, at);
 }
 
 /** A row written since the build: its answer's two parts as UTF-8. */
@@ -562,26 +603,24 @@ export class DatasetIndex {
 
   /**
    * A match's answer as PostgreSQL's path writes it: `head,"latitude":…,"longitude":…tail,"distance_m":…}`
-   * (distance_m is earth_distance × EARTHDISTANCE_TO_MEAN).
+   * (distance_m is earth_distance × EARTHDISTANCE_TO_MEAN), as its UTF-8 parts and the two ASCII
+   * runs between them.
    */
-  writeAnswer(m: Match, parts: Buffer[]): void {
-    let head: Buffer;
-    let tail: Buffer;
-    let latitude: number;
-    let longitude: number;
+  answerOf(m: Match): AnswerParts {
+    // Finite numbers: a template writes them as JSON.stringify does, for less.
+    const distance = `,"distance_m":${chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN}}`;
     if (m.extra) {
-      ({ head, tail } = m.extra);
-      ({ latitude, longitude } = m.extra.row);
-    } else {
-      const i = m.row;
-      const json = this.jsonChunks[this.chunkOf[i]!]!;
-      head = json.subarray(this.headStart[i]!, this.tailStart[i]!);
-      tail = json.subarray(this.tailStart[i]!, this.tailEnd[i]!);
-      latitude = this.lat[i]!;
-      longitude = this.lon[i]!;
+      const { row, head, tail } = m.extra;
+      return { head, coordinates: `,"latitude":${row.latitude},"longitude":${row.longitude}`, tail, distance };
     }
-    const distance = chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN;
-    parts.push(head, Buffer.from(`,"latitude":${JSON.stringify(latitude)},"longitude":${JSON.stringify(longitude)}`), tail, Buffer.from(`,"distance_m":${JSON.stringify(distance)}}`));
+    const i = m.row;
+    const json = this.jsonChunks[this.chunkOf[i]!]!;
+    return {
+      head: json.subarray(this.headStart[i]!, this.tailStart[i]!),
+      coordinates: `,"latitude":${this.lat[i]!},"longitude":${this.lon[i]!}`,
+      tail: json.subarray(this.tailStart[i]!, this.tailEnd[i]!),
+      distance,
+    };
   }
 
   /**
@@ -665,12 +704,23 @@ export class DatasetIndex {
       const surelyOut = limitChord * (1 + 1e-9);
       const knn: number[] = [];
       const rows: number[] = [];
-      for (const i of found) {
-        if (this.dead[i]) continue;
-        const c = this.chordOf(i, q);
+      const { dead, cube } = this;
+      const { cx, cy, cz, after } = q;
+      const words = q.wordBytes.length > 0;
+      for (let k = 0; k < found.length; k++) {
+        const i = found[k]!;
+        if (dead[i]) continue;
+        // chord(), inlined: the squares summed dimension by dimension, then the root.
+        const d0 = cube[3 * i]! - cx;
+        const d1 = cube[3 * i + 1]! - cy;
+        const d2 = cube[3 * i + 2]! - cz;
+        let sum = d0 * d0;
+        sum += d1 * d1;
+        sum += d2 * d2;
+        const c = Math.sqrt(sum);
         if (c > surelyOut || (c >= surelyIn && chordToEarthDistance(c) > limitEd)) continue;
-        if (q.after && !this.afterKey(c, this.ids[i]!, q)) continue;
-        if (!this.matchesWords(i, q)) continue;
+        if (after && !this.afterKey(c, this.ids[i]!, q)) continue;
+        if (words && !this.matchesWords(i, q)) continue;
         knn.push(c);
         rows.push(i);
       }

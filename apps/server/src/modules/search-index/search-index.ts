@@ -31,7 +31,7 @@ import { searchChanges } from '../../db/schema/search-changes';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
 import { staleSearchRowsMayExist } from '../pois/search-columns';
-import { DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexPage, type IndexRow, type Match } from './dataset-index';
+import { answersJson, DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexPage, type IndexRow, type Match } from './dataset-index';
 
 /** Fallback read of the log when no notification comes. */
 const POLL_MS = 250;
@@ -509,13 +509,7 @@ export function createSearchIndex(deps: {
     const shown = page.slice(offset, offset + filter.limit);
     const last = shown[shown.length - 1];
     const total = { total: Math.min(counted, SEARCH_TOTAL_CAP), capped: counted > SEARCH_TOTAL_CAP };
-    const parts: Buffer[] = [Buffer.from('[')];
-    shown.forEach((m, i) => {
-      if (i) parts.push(Buffer.from(','));
-      m.from.writeAnswer(m, parts);
-    });
-    parts.push(Buffer.from(']'));
-    return { poisJson: Buffer.concat(parts).toString('utf8'), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
+    return { poisJson: answersJson(shown.map((m) => m.from.answerOf(m))), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
   }
 
   return {
