@@ -97,11 +97,11 @@ interface AutocannonSummary {
   '2xx': number;
 }
 
-/** autocannon in its own process (bench/load-worker.mjs). */
-function runLoad(options: Record<string, unknown>): Promise<AutocannonSummary> {
-  const worker = fileURLToPath(new URL('./load-worker.mjs', import.meta.url));
+/** Runs a bench worker script in its own process and parses the JSON it prints. */
+function runJsonWorker<T>(script: string, options: Record<string, unknown>): Promise<T> {
+  const worker = fileURLToPath(new URL(script, import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, JSON.stringify({ connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, ...options })], {
+    const child = spawn(process.execPath, [worker, JSON.stringify(options)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -110,15 +110,18 @@ function runLoad(options: Record<string, unknown>): Promise<AutocannonSummary> {
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`load worker exited ${code}: ${err}`));
+      if (code !== 0) return reject(new Error(`${script} exited ${code}: ${err}`));
       try {
-        resolve(JSON.parse(out) as AutocannonSummary);
+        resolve(JSON.parse(out) as T);
       } catch (e) {
         reject(e);
       }
     });
   });
 }
+
+/** autocannon in its own process (bench/load-worker.mjs). */
+const runLoad = (options: Record<string, unknown>) => runJsonWorker<AutocannonSummary>('./load-worker.mjs', { connections: LOAD_CONNECTIONS, duration: LOAD_SECONDS, ...options });
 
 /**
  * The budget check's cost: the same searches by a caller whose billing account has a budget with
@@ -244,19 +247,8 @@ function cpuSeconds(): { server: number; postgres: number | undefined } {
   }
 }
 
-/** Times of GET requests sent one at a time by a client in its own process (bench/latency-worker.mjs). */
-function runLatencyWorker(options: { base: string; paths: string[]; headers: Record<string, string> }): Promise<number[]> {
-  const worker = fileURLToPath(new URL('./latency-worker.mjs', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [worker, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`latency worker exited ${code}: ${err}`))));
-  });
-}
+/** Times of GET requests sent one at a time by a client in its own process. */
+const runLatencyWorker = (options: { base: string; paths: string[]; headers: Record<string, string> }) => runJsonWorker<number[]>('./latency-worker.mjs', options);
 
 /**
  * The index against the SQL path at concurrency 1 as a client in another process sees it (the
@@ -385,7 +377,9 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     const lookups = hits + cache.misses - cacheBefore.misses;
     const throughput = load['2xx'] / LOAD_SECONDS;
     const serverCpu = cpuAfter.server - cpuBefore.server;
-    const postgresCpu = cpuAfter.postgres !== undefined && cpuBefore.postgres !== undefined ? cpuAfter.postgres - cpuBefore.postgres : undefined;
+    // PGlite runs inside the server process: its CPU is the server's.
+    const postgresCpu =
+      o.kind === 'pglite' ? 0 : cpuAfter.postgres !== undefined && cpuBefore.postgres !== undefined ? cpuAfter.postgres - cpuBefore.postgres : undefined;
     const perCpuSecond = postgresCpu === undefined ? undefined : load['2xx'] / (serverCpu + postgresCpu);
     const clean = load.errors === 0 && load.timeouts === 0 && load.non2xx === 0 && metered === served200;
     const ok = !strict || !run.target || (throughput >= 1000 && clean);
@@ -394,7 +388,7 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
         `    ${throughput.toFixed(0)} searches/s (p50 ${load.latency.p50} ms, p99 ${load.latency.p99} ms), cache hits ${lookups ? ((hits / lookups) * 100).toFixed(1) : '0.0'}%; ` +
         `200s sent ${served200}, non-2xx ${load.non2xx}, errors ${load.errors}, timeouts ${load.timeouts}; metered ${metered} ${metered === served200 ? '= 200s sent' : '≠ 200s sent'}` +
         `  ${strict && run.target ? `target ≥1000/s, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}\n` +
-        `    CPU: server ${serverCpu.toFixed(1)} s, PostgreSQL ${postgresCpu === undefined ? 'unknown' : `${postgresCpu.toFixed(1)} s`}` +
+        `    CPU: server ${serverCpu.toFixed(1)} s, ${o.kind === 'pglite' ? 'PGlite inside it' : `PostgreSQL ${postgresCpu === undefined ? 'unknown' : `${postgresCpu.toFixed(1)} s`}`}` +
         `${perCpuSecond === undefined ? '' : ` → ${perCpuSecond.toFixed(0)} searches per CPU-second (the load generator's CPU not counted)`}`,
     );
     if (perCpuSecond !== undefined) perCpu.set(run.label, perCpuSecond);
