@@ -359,8 +359,16 @@ describe('kept in step with PostgreSQL', () => {
       website: 'https://example.com/?a=1&b=2',
     });
     expect(odd.statusCode, odd.body).toBe(200);
+    // A search text holding a line feed (as a row folded before migration 0014 could): the build
+    // pages separate texts by line feeds, and the rows after it must keep their own texts.
+    const feedSpot = { lat: 35.645111, lon: 139.645222 };
+    const [fed] = await ctx.query<{ id: string }>(
+      `INSERT INTO pois (dataset_id, name, latitude, longitude, tags, search_text, search_bigrams, search_name, search_version)
+       VALUES ($1, '改行', $2, $3, '{}', E'マエ\nウシロ', '{}', 'マエ', 1) RETURNING id`,
+      [datasetA, feedSpot.lat, feedSpot.lon],
+    );
     await ctx.app.close();
-    await ctx.query(`DELETE FROM pois WHERE id IN (SELECT id FROM pois WHERE dataset_id = $1 ORDER BY id LIMIT 5)`, [datasetA]);
+    await ctx.query(`DELETE FROM pois WHERE id IN (SELECT id FROM pois WHERE dataset_id = $1 AND id <> $2 ORDER BY id LIMIT 5)`, [datasetA, fed!.id]);
     ctx.app = await buildAppOn(ctx.database);
     await ready();
     await compare(`dataset_id=${datasetA},${datasetB}&latitude=35.69&longitude=139.71&limit=40`);
@@ -368,6 +376,10 @@ describe('kept in step with PostgreSQL', () => {
     const found = await compare(near(spot, datasetA));
     expect(found.pois.map((p) => p.poi_id)).toEqual([odd.json().data.poi.poi_id]);
     expect(found.pois[0]).toMatchObject({ name: odd.json().data.poi.name, tags: ['"', 'é', '𠮷'] });
+    expect((await compare(`${near(feedSpot, datasetA)}&keyword=${encodeURIComponent('うしろ')}`)).pois.map((p) => p.poi_id)).toEqual([fed!.id]);
+    for (const keyword of ['カフェ', 'テスト', '取込 7', 'ﾗｰﾒﾝ']) {
+      await compare(`dataset_id=${datasetA}&latitude=35.69&longitude=139.71&limit=40&keyword=${encodeURIComponent(keyword)}`);
+    }
   }, 60_000);
 
   it('a dataset read by ranges of table blocks gives the same answers as one read by keyset pages', async () => {

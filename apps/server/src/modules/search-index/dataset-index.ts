@@ -101,8 +101,8 @@ function bigramsOf(text: string): number[] {
 
 /**
  * For each bigram of the search texts, the rows (ascending) holding it, as varint gaps: a common
- * bigram costs about a byte per row. An open-addressing table of the keys (a Map of a million rows'
- * 60 million bigrams took most of a build's time).
+ * bigram costs about a byte per row. The keys are in an open-addressing table of typed arrays
+ * (about 55 bigrams a row: 55 million lookups for a million rows, 2.7 s of the build here).
  */
 class BigramPostings {
   private bits = 12;
@@ -116,10 +116,6 @@ class BigramPostings {
   count = new Int32Array(256);
   /** Bytes held by the postings (their buffers), the table and the arrays. */
   bytes = 0;
-
-  get size(): number {
-    return this.data.length;
-  }
 
   private slotOf(key: number): number {
     const mask = (1 << this.bits) - 1;
@@ -335,7 +331,7 @@ export interface IndexPage {
   /** Each row's answer head then tail, and their lengths in bytes (head,tail,…). */
   json: string;
   jsonLengths: string;
-  /** Each row's search_text followed by a line feed (never in a search text), and their lengths in bytes. */
+  /** Each row's search_text followed by a line feed (line feeds inside it made spaces), and their lengths in bytes. */
   texts: string;
   textLengths: string;
 }

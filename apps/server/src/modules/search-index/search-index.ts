@@ -92,13 +92,18 @@ function indexRowOf(r: PoiRow): IndexRow {
   return { id: r.id, latitude: r.latitude, longitude: r.longitude, head: r.head, tail: r.tail, text: r.search_text };
 }
 
-/** A build page's lists (dataset-index IndexPage): every aggregate takes the rows in the same sequence, so the lists agree. */
+/**
+ * A build page's lists (dataset-index IndexPage): every aggregate takes the rows in the same
+ * sequence, so the lists agree. Each search text ends with a line feed; one inside it (a row
+ * folded before migration 0014 may hold one) becomes a space, as long in bytes, which no keyword
+ * word holds either.
+ */
 const PAGE_LISTS = sql.raw(`count(*)::int AS count,
   coalesce(string_agg(id::text, ''), '') AS ids,
   coalesce(string_agg(latitude::text || ',' || longitude::text, ','), '') AS coords,
   coalesce(string_agg(head || tail, ''), '') AS json,
   coalesce(string_agg(octet_length(head)::text || ',' || octet_length(tail)::text, ','), '') AS "jsonLengths",
-  coalesce(string_agg(search_text || E'\\n', ''), '') AS texts,
+  coalesce(string_agg(translate(search_text, E'\\n', ' ') || E'\\n', ''), '') AS texts,
   coalesce(string_agg(octet_length(search_text)::text, ','), '') AS "textLengths"`);
 const PAGE_COLUMNS = sql.raw(`id, latitude, longitude, created_at, search_text, ${HEAD} AS head, ${TAIL} AS tail`);
 
