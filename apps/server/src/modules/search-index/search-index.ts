@@ -297,7 +297,13 @@ export function createSearchIndex(deps: {
       return outcome === 'done';
     };
     const fetchPage = async (query: SQL) => (await db.execute<PageResult>(query)).rows[0]!;
-    const [table] = (await db.execute<{ blocks: number; tuples: number }>(sql`SELECT relpages AS blocks, reltuples AS tuples FROM pg_class WHERE oid = 'pois'::regclass`)).rows;
+    // The table's size now (relpages may be older than a bulk import; a last range far larger
+    // than a page would make one huge page), and its row count as last estimated.
+    const [table] = (
+      await db.execute<{ blocks: number; tuples: number }>(
+        sql`SELECT (pg_relation_size('pois') / current_setting('block_size')::int)::int AS blocks, reltuples AS tuples FROM pg_class WHERE oid = 'pois'::regclass`,
+      )
+    ).rows;
     if (table && table.blocks > 0 && table.tuples > 0 && row.poiCount > 4 * pageSize && row.poiCount * 10 >= table.tuples) {
       // Ranges of blocks holding about a page of the dataset's rows each; the last one open-ended.
       builtBy.blocks += 1;
@@ -305,10 +311,16 @@ export function createSearchIndex(deps: {
       const ranges = Math.ceil(table.blocks / step);
       let next = 0;
       const worker = async () => {
-        while (next < ranges && outcome === 'done') {
-          const k = next++;
-          const page = await fetchPage(blockPageQuery(id, k * step, k === ranges - 1 ? undefined : (k + 1) * step));
-          if (!take(page)) return;
+        try {
+          while (next < ranges && outcome === 'done') {
+            const k = next++;
+            const page = await fetchPage(blockPageQuery(id, k * step, k === ranges - 1 ? undefined : (k + 1) * step));
+            if (!take(page)) return;
+          }
+        } catch (err) {
+          // The other worker stops too; the build fails as a whole.
+          if (outcome === 'done') outcome = 'stopped';
+          throw err;
         }
       };
       await Promise.all([worker(), worker()]);
