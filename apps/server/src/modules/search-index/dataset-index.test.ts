@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
+import { answersJson, cubeOf, DatasetIndexBuilder, prepareQuery, tuneIndexSearch, type DatasetIndex, type IndexPage, type PointQuery } from './dataset-index';
+
+/** A build page as PostgreSQL's page query writes it, from rows given here. */
+function pageOf(rows: Array<{ id: string; lat: number; lon: number; text: string }>): IndexPage {
+  const heads = rows.map((r) => `{"poi_id":"${r.id}"`);
+  const tails = rows.map(() => ',"x":1');
+  return {
+    count: rows.length,
+    ids: rows.map((r) => r.id).join(''),
+    coords: rows.map((r) => `${r.lat},${r.lon}`).join(','),
+    json: rows.map((_, k) => heads[k]! + tails[k]!).join(''),
+    jsonLengths: rows.map((_, k) => `${Buffer.byteLength(heads[k]!)},${Buffer.byteLength(tails[k]!)}`).join(','),
+    texts: rows.map((r) => `${r.text}\n`).join(''),
+    textLengths: rows.map((r) => String(Buffer.byteLength(r.text))).join(','),
+  };
+}
+
+const idOf = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const WORDS = ['カフェ', 'ラーメン', '東京', 'sakura', 'ホテル', '寿司'];
+
+const rowArb = fc.record({
+  lat: fc.double({ min: 35.6, max: 35.75, noNaN: true }),
+  lon: fc.double({ min: 139.6, max: 139.85, noNaN: true }),
+  words: fc.subarray(WORDS, { maxLength: 3 }),
+});
+
+function build(rows: Array<{ lat: number; lon: number; words: string[] }>, pageSize = 37): DatasetIndex {
+  const b = new DatasetIndexBuilder('d');
+  const all = rows.map((r, k) => ({ id: idOf(k + 1), lat: r.lat, lon: r.lon, text: r.words.join(' ') }));
+  for (let at = 0; at < all.length; at += pageSize) b.add(pageOf(all.slice(at, at + pageSize)));
+  return b.finish();
+}
+
+/** The ids the index gives for a query, found one way. */
+function ids(index: DatasetIndex, q: PointQuery, n: number, tuning: Parameters<typeof tuneIndexSearch>[0]): string[] {
+  tuneIndexSearch(tuning);
+  try {
+    return index.nearest(prepareQuery(q), n).map((m) => m.id);
+  } finally {
+    tuneIndexSearch();
+  }
+}
+
+describe('dataset index: every way of finding rows gives the same rows', () => {
+  it('boxes, the nearest-first walk and the bigram postings agree, with and without radius and words', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rowArb, { minLength: 1, maxLength: 300 }),
+        fc.record({
+          lat: fc.double({ min: 35.6, max: 35.75, noNaN: true }),
+          lon: fc.double({ min: 139.6, max: 139.85, noNaN: true }),
+          radius: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: undefined }),
+          words: fc.subarray(WORDS, { maxLength: 2 }),
+          n: fc.integer({ min: 1, max: 120 }),
+        }),
+        (rows, q) => {
+          const index = build(rows);
+          const query: PointQuery = { latitude: q.lat, longitude: q.lon, radius: q.radius, words: q.words.length ? q.words : undefined };
+          const walk = ids(index, query, q.n, { boxes: false, postingsScanMax: 0 });
+          expect(ids(index, query, q.n, { boxes: true, postingsScanMax: 0 })).toEqual(walk);
+          expect(ids(index, query, q.n, { postingsScanMax: Infinity })).toEqual(walk);
+          // Brute force: every row within the radius holding every word, by (chord, id), the
+          // radius compared as pois.repository's SQL compares it.
+          const [cx, cy, cz] = cubeOf(q.lat, q.lon);
+          const R = EARTHDISTANCE_RADIUS_M;
+          const expected = rows
+            .map((r, k) => {
+              const [x, y, z] = cubeOf(r.lat, r.lon);
+              const chord = Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2);
+              return { id: idOf(k + 1), chord, words: r.words };
+            })
+            .filter((r) => q.radius === undefined || 2 * R * Math.asin(Math.min(1, r.chord / (2 * R))) <= q.radius * (R / EARTH_MEAN_RADIUS_M))
+            .filter((r) => q.words.every((w) => r.words.includes(w)))
+            .sort((a, b) => a.chord - b.chord || (a.id < b.id ? -1 : 1))
+            .map((r) => r.id);
+          expect(walk).toEqual(expected.slice(0, q.n));
+        },
+      ),
+      { numRuns: 200, seed: 15 },
+    );
+  });
+
+  it('a POI that comes again in a later page is kept once, as its later copy', () => {
+    const b = new DatasetIndexBuilder('d');
+    b.add(pageOf([{ id: idOf(1), lat: 35.7, lon: 139.7, text: 'マエ' }, { id: idOf(2), lat: 35.71, lon: 139.71, text: 'ホカ' }]));
+    b.add(pageOf([{ id: idOf(1), lat: 35.72, lon: 139.72, text: 'アト' }]));
+    const index = b.finish();
+    expect(index.size).toBe(2);
+    const near = index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10);
+    expect(near.map((m) => m.id)).toEqual([idOf(1), idOf(2)]);
+    expect(JSON.parse(answersJson([index.answerOf(near[0]!)]))[0]).toMatchObject({ poi_id: idOf(1), latitude: 35.72, longitude: 139.72 });
+    expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10)).toEqual([]);
+    expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10).map((m) => m.id)).toEqual([idOf(1)]);
+  });
+});
