@@ -339,7 +339,8 @@ export interface IndexPage {
 /** Bytes an id string costs in V8 (header and 36 one-byte characters, rounded). */
 const ID_BYTES = 56;
 
-const byKey = (a: Match, b: Match) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** The search order: KNN value, then poi_id. */
+export const byKey = (a: Match, b: Match) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A typed array that grows by doubling. */
 function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, need: number): T {
@@ -524,12 +525,6 @@ export class DatasetIndex {
 
   private baseIndexOf(id: string): number {
     return this.position.get(id) ?? -1;
-  }
-
-  has(id: string): boolean {
-    if (this.extra.has(id)) return true;
-    const i = this.baseIndexOf(id);
-    return i >= 0 && !this.dead[i];
   }
 
   private static extraCost(e: ExtraRow): number {
@@ -728,15 +723,17 @@ export class DatasetIndex {
 
   /** The first n base matches among the rows of a posting, each tested in full. */
   private scan(q: PreparedQuery, n: number, posting: number): Match[] {
-    const found: Array<{ knn: number; i: number }> = [];
+    const knn: number[] = [];
+    const rows: number[] = [];
     for (const i of this.postings.rows(posting)) {
       if (this.dead[i] || !this.matchesWords(i, q)) continue;
       const c = this.chordOf(i, q);
-      if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) found.push({ knn: c, i });
+      if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) {
+        knn.push(c);
+        rows.push(i);
+      }
     }
-    const ids = this.ids;
-    found.sort((a, b) => a.knn - b.knn || (ids[a.i]! < ids[b.i]! ? -1 : ids[a.i]! > ids[b.i]! ? 1 : 0));
-    return found.slice(0, n).map((f) => this.matchOf(f.knn, f.i));
+    return this.firstOf(knn, rows, n);
   }
 
   /**

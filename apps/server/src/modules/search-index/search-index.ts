@@ -31,7 +31,7 @@ import { searchChanges } from '../../db/schema/search-changes';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
 import { staleSearchRowsMayExist } from '../pois/search-columns';
-import { answersJson, DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexPage, type IndexRow, type Match } from './dataset-index';
+import { answersJson, byKey, DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexPage, type IndexRow, type Match } from './dataset-index';
 
 /** Fallback read of the log when no notification comes. */
 const POLL_MS = 250;
@@ -505,7 +505,7 @@ export function createSearchIndex(deps: {
       if (indexes.length === 1) return indexes[0]!.nearest(q, n);
       return indexes
         .flatMap((ix) => ix.nearest(q, n))
-        .sort((a, b) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .sort(byKey)
         .slice(0, n);
     };
     const want = offset + filter.limit + 1;
