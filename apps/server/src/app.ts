@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { constants as zlibConstants } from 'node:zlib';
 import path from 'node:path';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -18,6 +17,7 @@ import type { ApiError } from '@poi/shared/schemas/common';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { authPlugin } from './plugins/auth';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler';
 import { documentRoute } from './plugins/openapi';
 import { circuitRateLimitStore } from './plugins/rate-limit-store';
@@ -198,7 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     transform: documentRoute,
   });
-  await app.register(helmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES } });
+  await app.register(securityHeadersPlugin, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES } });
   // Fast settings: at brotli's default quality (11) compressing a search answer took longer than
   // the search. Answers under 16 KB (a page of search results) go out as they are: measured, the
   // compression and decompression of such an answer cost more than sending it on a LAN.
