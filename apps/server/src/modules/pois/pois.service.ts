@@ -14,6 +14,7 @@ import { canManageDataset, type DatasetsService } from '../datasets/datasets.ser
 import * as repo from './pois.repository';
 import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
 import type { SearchIndex } from '../search-index/search-index';
+import type { AnswerParts } from '../search-index/dataset-index';
 
 const EXPORT_PAGE = 2000;
 /** Rows naming a poi_id are looked up and updated this many at a time. */
@@ -48,8 +49,8 @@ export interface SearchAnswer {
   capped: boolean;
   /** The cursor of the next page, when there is one. */
   nextCursor: string | null;
-  /** From the in-memory index: the page's POIs already as a JSON array (rows is then empty). */
-  poisJson?: string;
+  /** From the in-memory index: the page's POIs as the index keeps them (rows is then empty; answersJson writes them). */
+  answers?: AnswerParts[];
 }
 
 export interface ImportResult {
@@ -293,7 +294,7 @@ export function createPoisService(deps: {
       if (!indexed) return run(filter);
       return {
         rows: [],
-        poisJson: indexed.poisJson,
+        answers: indexed.answers,
         total: indexed.total,
         capped: indexed.capped,
         nextCursor: indexed.next ? cursors.encode(indexed.next, filter) : null,

@@ -6,6 +6,7 @@ import { messages } from '@poi/shared/messages';
 import type { ApiError } from '@poi/shared/schemas/common';
 import { AppError } from '../../lib/errors';
 import { toPoi } from '../pois/pois.mapper';
+import { answersJson } from '../search-index/dataset-index';
 import type { PoisService } from '../pois/pois.service';
 import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';
@@ -127,10 +128,11 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       let body = searchCache.get(key);
       if (!body) {
         const generation = searchCache.generation();
-        const { rows, total, capped, nextCursor, poisJson } = await poisService.searchMarketplace(request.query);
-        if (poisJson !== undefined) {
-          // The in-memory index's answer: the POIs serialised once, the rest as JSON.stringify writes it.
-          body = `{"success":true,"data":{"pois":${poisJson},"total":${total},"total_capped":${capped},"next_cursor":${JSON.stringify(nextCursor)}}}`;
+        const { rows, total, capped, nextCursor, answers } = await poisService.searchMarketplace(request.query);
+        if (answers !== undefined) {
+          // The in-memory index's answer: the POIs' JSON as the index keeps it, the envelope as
+          // JSON.stringify writes it, all written once into the bytes that go out.
+          body = answersJson(answers, '{"success":true,"data":{"pois":', `,"total":${total},"total_capped":${capped},"next_cursor":${JSON.stringify(nextCursor)}}}`);
         } else {
           const answer: PublicSearchResponse = {
             success: true,
@@ -140,8 +142,8 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
         }
         searchCache.set(key, body, generation);
       }
-      // Serialised once here and reused by the cache: a string goes out as it is (Fastify runs
-      // its serializer on objects only), so 20 POIs are not run through the schema per call.
+      // Serialised once here and reused by the cache: a string or buffer goes out as it is (Fastify
+      // runs its serializer on objects only), so 20 POIs are not run through the schema per call.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

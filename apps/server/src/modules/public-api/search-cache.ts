@@ -10,18 +10,21 @@ import type { PoiSearchInput } from '../pois/pois.service';
 const TTL_MS = 2_000;
 const MAX_ENTRIES = 2_000;
 
+/** An answer's JSON: a string (the SQL path's JSON.stringify) or UTF-8 bytes (the in-memory index's). */
+export type CachedBody = string | Buffer;
+
 export interface SearchCache {
   keyOf(query: PoiSearchInput): string;
-  get(key: string): string | undefined;
+  get(key: string): CachedBody | undefined;
   /** Bumped by every clear: an answer read before a write is not stored after it. */
   generation(): number;
-  set(key: string, body: string, generation: number): void;
+  set(key: string, body: CachedBody, generation: number): void;
   clear(): void;
   stats(): { hits: number; misses: number };
 }
 
 export function createSearchCache(now: () => number = Date.now): SearchCache {
-  const entries = new Map<string, { body: string; at: number }>();
+  const entries = new Map<string, { body: CachedBody; at: number }>();
   let hits = 0;
   let misses = 0;
   let generation = 0;

@@ -34,11 +34,12 @@ function build(rows: Array<{ lat: number; lon: number; words: string[] }>, pageS
   return b.finish();
 }
 
-/** The ids the index gives for a query, found one way. */
-function ids(index: DatasetIndex, q: PointQuery, n: number, tuning: Parameters<typeof tuneIndexSearch>[0]): string[] {
+/** The ids the index gives for a query, and its count up to `count`, found one way. */
+function ids(index: DatasetIndex, q: PointQuery, n: number, count: number, tuning: Parameters<typeof tuneIndexSearch>[0]) {
   tuneIndexSearch(tuning);
   try {
-    return index.nearest(prepareQuery(q), n).map((m) => m.id);
+    const found = index.search(prepareQuery(q), n, count);
+    return { ids: found.matches.map((m) => m.id), counted: found.counted };
   } finally {
     tuneIndexSearch();
   }
@@ -54,14 +55,16 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
           lon: fc.double({ min: 139.6, max: 139.85, noNaN: true }),
           radius: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: undefined }),
           words: fc.subarray(WORDS, { maxLength: 2 }),
-          n: fc.integer({ min: 1, max: 120 }),
+          n: fc.integer({ min: 0, max: 120 }),
+          // The count's bound: the total cap and one, or none (a cursor's page), or any.
+          count: fc.oneof(fc.constant(101), fc.constant(0), fc.integer({ min: 0, max: 150 })),
         }),
         (rows, q) => {
           const index = build(rows);
           const query: PointQuery = { latitude: q.lat, longitude: q.lon, radius: q.radius, words: q.words.length ? q.words : undefined };
-          const walk = ids(index, query, q.n, { boxes: false, postingsScanMax: 0 });
-          expect(ids(index, query, q.n, { boxes: true, postingsScanMax: 0 })).toEqual(walk);
-          expect(ids(index, query, q.n, { postingsScanMax: Infinity })).toEqual(walk);
+          const walk = ids(index, query, q.n, q.count, { boxes: false, postingsScanMax: 0 });
+          expect(ids(index, query, q.n, q.count, { boxes: true, postingsScanMax: 0 })).toEqual(walk);
+          expect(ids(index, query, q.n, q.count, { postingsScanMax: Infinity })).toEqual(walk);
           // Brute force: every row within the radius holding every word, by (chord, id), the
           // radius compared as pois.repository's SQL compares it.
           const [cx, cy, cz] = cubeOf(q.lat, q.lon);
@@ -76,7 +79,7 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
             .filter((r) => q.words.every((w) => r.words.includes(w)))
             .sort((a, b) => a.chord - b.chord || (a.id < b.id ? -1 : 1))
             .map((r) => r.id);
-          expect(walk).toEqual(expected.slice(0, q.n));
+          expect(walk).toEqual({ ids: expected.slice(0, q.n), counted: Math.min(expected.length, q.count) });
         },
       ),
       { numRuns: 200, seed: 15 },
@@ -91,7 +94,7 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
     expect(index.size).toBe(2);
     const near = index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10);
     expect(near.map((m) => m.id)).toEqual([idOf(1), idOf(2)]);
-    expect(JSON.parse(answersJson([index.answerOf(near[0]!)]))[0]).toMatchObject({ poi_id: idOf(1), latitude: 35.72, longitude: 139.72 });
+    expect(JSON.parse(answersJson([index.answerOf(near[0]!)]).toString())[0]).toMatchObject({ poi_id: idOf(1), latitude: 35.72, longitude: 139.72 });
     expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10)).toEqual([]);
     expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10).map((m) => m.id)).toEqual([idOf(1)]);
   });

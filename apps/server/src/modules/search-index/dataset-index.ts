@@ -266,43 +266,58 @@ export interface Match {
   from: DatasetIndex;
 }
 
-/** A match's answer: UTF-8 parts from the index, ASCII written for the search. */
+/**
+ * A match's answer: its UTF-8 head and tail where the index keeps them (json[start, split) and
+ * json[split, end)), and the ASCII runs written for the search.
+ */
 export interface AnswerParts {
-  head: Buffer;
+  json: Buffer;
+  start: number;
+  split: number;
+  end: number;
   coordinates: string;
-  tail: Buffer;
   distance: string;
 }
 
 /**
- * The answers as one JSON array, written into one buffer (no small buffer per part) and decoded
- * once.
+ * The answers as one JSON array between two ASCII strings (the envelope around it), written into
+ * one buffer: no small buffer per part, and sent as it is (no decoding into a string and encoding
+ * again on the socket).
  */
-export function answersJson(answers: AnswerParts[]): string {
-  let size = 2 + Math.max(0, answers.length - 1);
-  for (const a of answers) size += a.head.length + a.coordinates.length + a.tail.length + a.distance.length;
+export function answersJson(answers: AnswerParts[], before = '', after = ''): Buffer {
+  let size = before.length + 2 + Math.max(0, answers.length - 1) + after.length;
+  for (const a of answers) size += a.end - a.start + a.coordinates.length + a.distance.length;
   const out = Buffer.allocUnsafe(size);
-  let at = 0;
+  let at = out.write(before, 0, 'latin1');
   out[at++] = 0x5b; // [
-  answers.forEach((a, k) => {
+  for (let k = 0; k < answers.length; k++) {
+    const a = answers[k]!;
     if (k) out[at++] = 0x2c; // ,
-    at += a.head.copy(out, at);
+    at += a.json.copy(out, at, a.start, a.split);
     at += out.write(a.coordinates, at, 'latin1');
-    at += a.tail.copy(out, at);
+    at += a.json.copy(out, at, a.split, a.end);
     at += out.write(a.distance, at, 'latin1');
-  });
+  }
   out[at++] = 0x5d; // ]
-  return out.toString('utf8', 0, at);
+  at += out.write(after, at, 'latin1');
+  return out;
 }
 
-/** A row written since the build: its answer's two parts as UTF-8. */
+/** A row written since the build: its answer's head and tail as one UTF-8 buffer. */
 interface ExtraRow {
   row: IndexRow;
   x: number;
   y: number;
   z: number;
-  head: Buffer;
-  tail: Buffer;
+  json: Buffer;
+  /** Where the tail starts. */
+  split: number;
+}
+
+/** The first matches of a search and how many there are, counted up to a bound. */
+export interface Nearest {
+  matches: Match[];
+  counted: number;
 }
 
 /** A POI as a change brings it. */
@@ -528,14 +543,15 @@ export class DatasetIndex {
   }
 
   private static extraCost(e: ExtraRow): number {
-    return e.head.length + e.tail.length + 2 * e.row.text.length + 2 * ID_BYTES + 200;
+    return e.json.length + 2 * e.row.text.length + 2 * ID_BYTES + 200;
   }
 
   /** A POI inserted into this dataset or changed in it. */
   upsert(row: IndexRow): void {
     this.remove(row.id);
     const [x, y, z] = cubeOf(row.latitude, row.longitude);
-    const e = { row, x, y, z, head: Buffer.from(row.head), tail: Buffer.from(row.tail) };
+    const json = Buffer.from(row.head + row.tail);
+    const e = { row, x, y, z, json, split: Buffer.byteLength(row.head) };
     this.extra.set(row.id, e);
     this.extraBytes += DatasetIndex.extraCost(e);
   }
@@ -601,15 +617,16 @@ export class DatasetIndex {
     // Finite numbers: a template writes them as JSON.stringify does, for less.
     const distance = `,"distance_m":${chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN}}`;
     if (m.extra) {
-      const { row, head, tail } = m.extra;
-      return { head, coordinates: `,"latitude":${row.latitude},"longitude":${row.longitude}`, tail, distance };
+      const { row, json, split } = m.extra;
+      return { json, start: 0, split, end: json.length, coordinates: `,"latitude":${row.latitude},"longitude":${row.longitude}`, distance };
     }
     const i = m.row;
-    const json = this.jsonChunks[this.chunkOf[i]!]!;
     return {
-      head: json.subarray(this.headStart[i]!, this.tailStart[i]!),
+      json: this.jsonChunks[this.chunkOf[i]!]!,
+      start: this.headStart[i]!,
+      split: this.tailStart[i]!,
+      end: this.tailEnd[i]!,
       coordinates: `,"latitude":${this.lat[i]!},"longitude":${this.lon[i]!}`,
-      tail: json.subarray(this.tailStart[i]!, this.tailEnd[i]!),
       distance,
     };
   }
@@ -631,25 +648,47 @@ export class DatasetIndex {
     return best >= 0 && this.postings.count[best]! <= tuning.postingsScanMax ? best : undefined;
   }
 
-  /**
-   * The first `n` matches in (KNN value, id) order, or every match when there are fewer.
-   */
+  /** The first `n` matches in (KNN value, id) order, or every match when there are fewer. */
   nearest(q: PreparedQuery, n: number): Match[] {
+    return this.search(q, n, n).matches;
+  }
+
+  /**
+   * The first `n` matches in (KNN value, id) order, and the number of matches counted up to
+   * `count`: a page and its capped total from one look (only the page's rows are ranked).
+   */
+  search(q: PreparedQuery, n: number, count: number): Nearest {
+    const want = Math.max(n, count);
     const posting = q.wordBytes.length ? this.rarestPosting(q) : undefined;
-    const base = posting === undefined ? ((tuning.boxes ? this.boxes(q, n) : undefined) ?? this.walk(q, n)) : posting === null ? [] : this.scan(q, n, posting);
-    if (!this.extra.size) return base;
+    const base: Nearest =
+      posting === undefined
+        ? ((tuning.boxes ? this.boxes(q, n, want) : undefined) ?? this.firstOfSorted(this.walk(q, want), n, count))
+        : posting === null
+          ? { matches: [], counted: 0 }
+          : this.scan(q, n, count, posting);
+    if (!this.extra.size) return { matches: base.matches, counted: Math.min(base.counted, count) };
+    let counted = base.counted;
+    const matches = base.matches;
     for (const e of this.extra.values()) {
       const c = this.chord(e.x, e.y, e.z, q);
       if (this.inRadius(c, q) && this.afterKey(c, e.row.id, q) && (q.words ?? []).every((w) => e.row.text.includes(w))) {
-        base.push({ knn: c, id: e.row.id, row: -1, extra: e, from: this });
+        matches.push({ knn: c, id: e.row.id, row: -1, extra: e, from: this });
+        counted += 1;
       }
     }
-    base.sort(byKey);
-    return base.slice(0, n);
+    matches.sort(byKey);
+    return { matches: matches.slice(0, n), counted: Math.min(counted, count) };
   }
 
-  /** The first n of these rows in (KNN value, id) order. */
-  private firstOf(knn: number[], rows: number[], n: number): Match[] {
+  /** A walk's sorted matches as a page of n and a count up to `count`. */
+  private firstOfSorted(sorted: Match[], n: number, count: number): Nearest {
+    return { matches: sorted.slice(0, n), counted: Math.min(sorted.length, count) };
+  }
+
+  /** The first n of these rows in (KNN value, id) order, and their number up to `count`. */
+  private firstOf(knn: number[], rows: number[], n: number, count: number): Nearest {
+    const counted = Math.min(rows.length, count);
+    if (n === 0) return { matches: [], counted };
     let keep = rows.map((_, k) => k);
     if (rows.length > n) {
       // The n-th smallest KNN value by a numeric sort of a copy; the rows up to it (ties included) are sorted in full.
@@ -659,18 +698,19 @@ export class DatasetIndex {
     }
     const ids = this.ids;
     keep.sort((a, b) => knn[a]! - knn[b]! || (ids[rows[a]!]! < ids[rows[b]!]! ? -1 : ids[rows[a]!]! > ids[rows[b]!]! ? 1 : 0));
-    return keep.slice(0, n).map((k) => this.matchOf(knn[k]!, rows[k]!));
+    return { matches: keep.slice(0, n).map((k) => this.matchOf(knn[k]!, rows[k]!)), counted };
   }
 
   /**
-   * The first n base matches from boxes of the tree growing around the point: the rows of a box
-   * holding the circle of b metres, those inside the circle kept; once n of them match, or the
-   * circle covers the radius, no row outside can come before them. Much cheaper than geokdbush's
+   * The first n base matches, and their number up to `count` (≥ n), from boxes of the tree growing
+   * around the point: the rows of a box holding the circle of b metres, those inside the circle
+   * kept; once `count` of them match, or the circle covers the radius, no row outside can come
+   * before them (and the count is exact or reached). Much cheaper than geokdbush's
    * walk where POIs are dense (no queue of nodes and points); undefined where a box would cross a
    * pole or the antimeridian, holds more than BOX_ROWS_MAX rows, or grows past BOX_MAX_M without a
    * radius (the walk answers).
    */
-  private boxes(q: PreparedQuery, n: number): Match[] | undefined {
+  private boxes(q: PreparedQuery, n: number, count: number): Nearest | undefined {
     const radius = q.radius;
     let b = BOX_START_M;
     for (;;) {
@@ -715,14 +755,14 @@ export class DatasetIndex {
         knn.push(c);
         rows.push(i);
       }
-      if (rows.length >= n || (radius !== undefined && b >= radius)) return this.firstOf(knn, rows, n);
-      // The next circle sized for n rows at the density seen (at least twice as wide).
-      b *= Math.max(2, Math.min(8, Math.sqrt(n / Math.max(rows.length, 1)) * 1.1));
+      if (rows.length >= count || (radius !== undefined && b >= radius)) return this.firstOf(knn, rows, n, count);
+      // The next circle sized for `count` rows at the density seen (at least twice as wide).
+      b *= Math.max(2, Math.min(8, Math.sqrt(count / Math.max(rows.length, 1)) * 1.1));
     }
   }
 
   /** The first n base matches among the rows of a posting, each tested in full. */
-  private scan(q: PreparedQuery, n: number, posting: number): Match[] {
+  private scan(q: PreparedQuery, n: number, count: number, posting: number): Nearest {
     const knn: number[] = [];
     const rows: number[] = [];
     for (const i of this.postings.rows(posting)) {
@@ -733,7 +773,7 @@ export class DatasetIndex {
         rows.push(i);
       }
     }
-    return this.firstOf(knn, rows, n);
+    return this.firstOf(knn, rows, n, count);
   }
 
   /**

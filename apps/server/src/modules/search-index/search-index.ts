@@ -31,7 +31,7 @@ import { searchChanges } from '../../db/schema/search-changes';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
 import { staleSearchRowsMayExist } from '../pois/search-columns';
-import { answersJson, byKey, DatasetIndexBuilder, prepareQuery, type DatasetIndex, type IndexPage, type IndexRow, type Match } from './dataset-index';
+import { byKey, DatasetIndexBuilder, prepareQuery, type AnswerParts, type DatasetIndex, type IndexPage, type IndexRow, type Match, type Nearest, type PreparedQuery } from './dataset-index';
 
 /** Fallback read of the log when no notification comes. */
 const POLL_MS = 250;
@@ -139,8 +139,8 @@ function blockPageQuery(datasetId: string, from: number, to: number | undefined)
 type PageResult = IndexPage & Record<string, unknown> & { lastTs: string | null; lastId: string | null };
 
 export interface IndexedSearch {
-  /** The page's POIs as a JSON array, each with distance_m. */
-  poisJson: string;
+  /** The page's POIs, each with distance_m, to be written as a JSON array (answersJson). */
+  answers: AnswerParts[];
   total: number;
   capped: boolean;
   next?: SearchKey;
@@ -500,33 +500,32 @@ export function createSearchIndex(deps: {
     const key = filter.after && 'knn' in filter.after ? filter.after : undefined;
     const after = key ? { ...knnBand(key, true), id: key.id } : undefined;
     const offset = after ? 0 : filter.offset;
-    const q = prepareQuery({ ...point, after, words });
-    const firstN = (n: number): Match[] => {
-      if (indexes.length === 1) return indexes[0]!.nearest(q, n);
-      return indexes
-        .flatMap((ix) => ix.nearest(q, n))
-        .sort(byKey)
-        .slice(0, n);
+    const cap = SEARCH_TOTAL_CAP + 1;
+    // The first n matches of every dataset, and their number up to `count`.
+    const look = (q: PreparedQuery, n: number, count: number): Nearest => {
+      if (indexes.length === 1) return indexes[0]!.search(q, n, count);
+      const each = indexes.map((ix) => ix.search(q, n, count));
+      return {
+        matches: each.flatMap((e) => e.matches).sort(byKey).slice(0, n),
+        counted: Math.min(count, each.reduce((sum, e) => sum + e.counted, 0)),
+      };
     };
     const want = offset + filter.limit + 1;
     let page: Match[];
     let counted: number;
     if (after) {
-      page = firstN(want);
+      page = look(prepareQuery({ ...point, after, words }), want, 0).matches;
       // The total counts every match, those before the cursor too, up to the cap and one.
-      const all = prepareQuery({ ...point, words });
-      counted = Math.min(SEARCH_TOTAL_CAP + 1, indexes.reduce((n, ix) => n + ix.nearest(all, SEARCH_TOTAL_CAP + 1).length, 0));
+      counted = look(prepareQuery({ ...point, words }), 0, cap).counted;
     } else {
-      // One walk gives the page and the total: at least the cap and one rows.
-      const rows = firstN(Math.max(want, SEARCH_TOTAL_CAP + 1));
-      page = rows.slice(0, want);
-      counted = rows.length;
+      // One look gives the page and the total (at least the cap and one rows are found; only the page's are ranked).
+      ({ matches: page, counted } = look(prepareQuery({ ...point, words }), want, cap));
     }
     const more = page.length > offset + filter.limit;
     const shown = page.slice(offset, offset + filter.limit);
     const last = shown[shown.length - 1];
     const total = { total: Math.min(counted, SEARCH_TOTAL_CAP), capped: counted > SEARCH_TOTAL_CAP };
-    return { poisJson: answersJson(shown.map((m) => m.from.answerOf(m))), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
+    return { answers: shown.map((m) => m.from.answerOf(m)), ...total, next: more && last ? { knn: last.knn, id: last.id, memory: true } : undefined };
   }
 
   return {
