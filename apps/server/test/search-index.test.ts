@@ -431,6 +431,49 @@ describe('memory budget', () => {
   }, 60_000);
 });
 
+describe('memory budget after writes', () => {
+  it('writes that take the index past its budget send that dataset to PostgreSQL; memory freed brings it back', async () => {
+    const other = await buildAppOn(ctx.database);
+    try {
+      const create = async (name: string, n: number, seed: number) => {
+        const id = (await api('POST', '/datasets/public/create', provider, { name, price_per_search: 0 })).json().data.dataset_id as string;
+        await importCsv(id, csvOf(n, seed));
+        return id;
+      };
+      const grows = await create('書き込みで育つ', 100, 71);
+      const spare = await create('後で消す', 300, 72);
+      await waitUntil('both built', () => index(other).isReady(grows) && index(other).isReady(spare));
+      await index(other).whenIdle();
+      // Room for a few more rows, not for the twenty written next (each row of the side map costs hundreds of bytes).
+      const budget = index(other).state().memoryBytes + 5_000;
+      index(other).setBudget(budget);
+      try {
+        for (let i = 0; i < 20; i++) {
+          const res = await api('POST', '/poi/register', provider, { dataset_id: grows, name: `予算超過 ${i}`, latitude: 35.68 + i / 1e4, longitude: 139.76 });
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        await waitUntil('sent to PostgreSQL', () => !index(other).isReady(grows));
+        expect(index(other).state().memoryBytes).toBeLessThanOrEqual(budget);
+        expect(index(other).state().overBudget).toBeGreaterThanOrEqual(1);
+        const q = `dataset_id=${grows}&latitude=35.68&longitude=139.76&radius=5000&limit=30`;
+        const onSql = await publicSearch(q, true, other);
+        expect(onSql.served).toBe(false);
+        expect(onSql.pois.map((p) => p.name)).toContain('予算超過 0');
+        // The other dataset deleted: its memory lets the first one in again.
+        expect((await api('DELETE', `/datasets/${spare}`, provider)).statusCode).toBe(200);
+        await waitUntil('back in memory', () => index(other).isReady(grows));
+        expect(index(other).state().memoryBytes).toBeLessThanOrEqual(budget);
+        const back = await compare(q, other);
+        expect(back.pois.map((p) => p.name)).toContain('予算超過 0');
+      } finally {
+        index(other).setBudget(undefined);
+      }
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: several instances and out-of-order commits', () => {
   it('two instances on one PostgreSQL converge after writes on either, within a second', async () => {
     const other = await buildAppOn(ctx.database);

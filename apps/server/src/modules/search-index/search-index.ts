@@ -154,6 +154,8 @@ export interface SearchIndexState {
   overBudget: number;
   pois: number;
   memoryMb: number;
+  /** The same in bytes (what the budget is compared with). */
+  memoryBytes: number;
   budgetMb: number;
   /** Milliseconds since the log was last read (null before the first read). */
   lagMs: number | null;
@@ -177,6 +179,8 @@ export interface SearchIndex {
   isReady(datasetId: string): boolean;
   /** Off: every search goes to PostgreSQL (the bench's baseline); the index is kept in step all the same. */
   setEnabled(on: boolean): void;
+  /** Tests: another memory budget in bytes (undefined: SEARCH_INDEX_MAX_MB); datasets refused for their size are tried again. */
+  setBudget(bytes: number | undefined): void;
 }
 
 type DatasetState =
@@ -195,7 +199,7 @@ export function createSearchIndex(deps: {
   changes?: ChangeFeed;
 }): SearchIndex {
   const { db, log } = deps;
-  const budget = deps.maxMb * 1024 * 1024;
+  let budget = deps.maxMb * 1024 * 1024;
   const staleMs = deps.url ? STALE_MS : Infinity;
   const states = new Map<string, DatasetState>();
   let enabled = true;
@@ -362,7 +366,21 @@ export function createSearchIndex(deps: {
       return;
     }
     if (stopped || states.get(id) !== state) return;
+    // The changes read meanwhile grew it past the budget: left to PostgreSQL like any dataset that does not fit.
+    if (usedBytes() + index.bytes > budget) {
+      states.set(id, { status: 'over_budget' });
+      return;
+    }
     states.set(id, { status: 'ready', index });
+  }
+
+  /**
+   * Datasets refused for their size are tried again once memory is freed (a dataset deleted or
+   * dropped, a larger budget): each build first compares its estimate with what is free, so one
+   * that still does not fit is refused again without reading it.
+   */
+  function retryOverBudget(): void {
+    for (const [id, s] of states) if (s.status === 'over_budget') enqueue(id);
   }
 
   /** The POIs `ids` of dataset `id` as read now (`rows`): present here, moved away or deleted. */
@@ -411,10 +429,12 @@ export function createSearchIndex(deps: {
       if (datasetRows.size) {
         const alive = await tx.select({ id: datasets.id }).from(datasets).where(inArray(datasets.id, [...datasetRows]));
         const exists = new Set(alive.map((r) => r.id));
+        let freed = false;
         for (const id of datasetRows) {
-          if (!exists.has(id)) states.delete(id);
+          if (!exists.has(id)) freed = states.delete(id) || freed;
           else if (!states.has(id)) enqueue(id);
         }
+        if (freed) retryOverBudget();
       }
       const ready: Array<[DatasetIndex, string, string[]]> = [];
       for (const [id, ids] of byDataset) {
@@ -429,7 +449,12 @@ export function createSearchIndex(deps: {
         // The dataset may have been dropped meanwhile (a bulk change in the same read).
         if ((states.get(id) as { index?: DatasetIndex } | undefined)?.index !== index) continue;
         applyRows(index, id, ids, rows);
-        if (index.churn > REBUILD_CHURN && index.churn * 10 > index.size) {
+        if (usedBytes() > budget) {
+          // Rows written since the build took the index past its budget: this dataset goes to
+          // PostgreSQL (its memory freed), as a dataset too large for the budget does.
+          states.set(id, { status: 'over_budget' });
+          log.info({ datasetId: id }, 'search index: over its memory budget after writes; searches of this dataset go to PostgreSQL');
+        } else if (index.churn > REBUILD_CHURN && index.churn * 10 > index.size) {
           // Built again without the side map; PostgreSQL answers meanwhile.
           states.delete(id);
           enqueue(id);
@@ -610,6 +635,7 @@ export function createSearchIndex(deps: {
         overBudget,
         pois: poiCount,
         memoryMb: Math.round((usedBytes() / 1024 / 1024) * 10) / 10,
+        memoryBytes: usedBytes(),
         budgetMb: deps.maxMb,
         lagMs: lastReadAt ? Date.now() - lastReadAt : null,
         served,
@@ -621,6 +647,11 @@ export function createSearchIndex(deps: {
 
     setEnabled(on) {
       enabled = on;
+    },
+
+    setBudget(bytes) {
+      budget = bytes ?? deps.maxMb * 1024 * 1024;
+      retryOverBudget();
     },
   };
 }
