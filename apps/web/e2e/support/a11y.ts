@@ -86,6 +86,8 @@ export async function tapTargetProblems(page: Page): Promise<TargetProblem[]> {
     const problems: Array<{ what: string; width: number; height: number; need: number }> = [];
     for (const el of Array.from(scope.querySelectorAll<HTMLElement>(selector))) {
       if (el.tagName === 'MAIN' || el.closest('[inert], [hidden], [aria-hidden=true]')) continue;
+      // A toast leaving the screen (its exit animation, then its height collapsing) is no longer a target.
+      if (el.closest('.Toastify__toast[class*="exit"]')) continue;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || style.display === 'none') continue;
       let box = el.getBoundingClientRect();
