@@ -267,15 +267,13 @@ export interface Match {
 }
 
 /**
- * A match's answer: its UTF-8 head and tail where the index keeps them (json[start, split) and
- * json[split, end)), and the ASCII runs written for the search.
+ * A match's answer: its UTF-8 bytes where the index keeps them (json[start, end): the whole
+ * answer but its closing distance), and the ASCII run written for the search.
  */
 export interface AnswerParts {
   json: Buffer;
   start: number;
-  split: number;
   end: number;
-  coordinates: string;
   distance: string;
 }
 
@@ -286,16 +284,14 @@ export interface AnswerParts {
  */
 export function answersJson(answers: AnswerParts[], before = '', after = ''): Buffer {
   let size = before.length + 2 + Math.max(0, answers.length - 1) + after.length;
-  for (const a of answers) size += a.end - a.start + a.coordinates.length + a.distance.length;
+  for (const a of answers) size += a.end - a.start + a.distance.length;
   const out = Buffer.allocUnsafe(size);
   let at = out.write(before, 0, 'latin1');
   out[at++] = 0x5b; // [
   for (let k = 0; k < answers.length; k++) {
     const a = answers[k]!;
     if (k) out[at++] = 0x2c; // ,
-    at += a.json.copy(out, at, a.start, a.split);
-    at += out.write(a.coordinates, at, 'latin1');
-    at += a.json.copy(out, at, a.split, a.end);
+    at += a.json.copy(out, at, a.start, a.end);
     at += out.write(a.distance, at, 'latin1');
   }
   out[at++] = 0x5d; // ]
@@ -303,15 +299,13 @@ export function answersJson(answers: AnswerParts[], before = '', after = ''): Bu
   return out;
 }
 
-/** A row written since the build: its answer's head and tail as one UTF-8 buffer. */
+/** A row written since the build: its answer (but the distance) as one UTF-8 buffer. */
 interface ExtraRow {
   row: IndexRow;
   x: number;
   y: number;
   z: number;
   json: Buffer;
-  /** Where the tail starts. */
-  split: number;
 }
 
 /** The first matches of a search and how many there are, counted up to a bound. */
@@ -354,6 +348,21 @@ export interface IndexPage {
 /** Bytes an id string costs in V8 (header and 36 one-byte characters, rounded). */
 const ID_BYTES = 56;
 
+/**
+ * Where the row loops put the rows they find (KNN value, row), and firstOf's sort: one search runs
+ * at a time on this thread and firstOf is done with them before it returns, so they are reused
+ * instead of allocated per search.
+ */
+const scratch = { knn: new Float64Array(1024), rows: new Uint32Array(1024), sort: new Float64Array(1024) };
+
+function reserveScratch(n: number): void {
+  if (n <= scratch.knn.length) return;
+  const size = Math.max(n, 2 * scratch.knn.length);
+  scratch.knn = new Float64Array(size);
+  scratch.rows = new Uint32Array(size);
+  scratch.sort = new Float64Array(size);
+}
+
 /** The search order: KNN value, then poi_id. */
 export const byKey = (a: Match, b: Match) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -364,6 +373,12 @@ function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a:
   b.set(a);
   return b;
 }
+
+/**
+ * The coordinates' run of an answer, between its head and tail: the numbers in JavaScript's
+ * format, as JSON.stringify writes them on the SQL path (written once, not per search).
+ */
+const coordinatesJson = (lat: number, lon: number) => `,"latitude":${lat},"longitude":${lon}`;
 
 /** Numbers of a comma-separated list. */
 function numbers(list: string): number[] {
@@ -385,9 +400,8 @@ export class DatasetIndexBuilder {
   readonly jsonChunks: Buffer[] = [];
   readonly textChunks: Buffer[] = [];
   chunkOf = new Uint32Array(1024);
-  headStart = new Uint32Array(1024);
-  tailStart = new Uint32Array(1024);
-  tailEnd = new Uint32Array(1024);
+  jsonStart = new Uint32Array(1024);
+  jsonEnd = new Uint32Array(1024);
   textStart = new Uint32Array(1024);
   textEnd = new Uint32Array(1024);
   /** The rows of each bigram of the search texts. */
@@ -414,11 +428,18 @@ export class DatasetIndexBuilder {
     this.lat = grow(this.lat, need);
     this.lon = grow(this.lon, need);
     this.cube = grow(this.cube, 3 * need);
-    for (const k of ['chunkOf', 'headStart', 'tailStart', 'tailEnd', 'textStart', 'textEnd'] as const) this[k] = grow(this[k], need);
+    for (const k of ['chunkOf', 'jsonStart', 'jsonEnd', 'textStart', 'textEnd'] as const) this[k] = grow(this[k], need);
     const coords = numbers(page.coords);
     const jsonLengths = numbers(page.jsonLengths);
     const textLengths = numbers(page.textLengths);
     const chunk = this.jsonChunks.length;
+    const pageJson = Buffer.from(page.json);
+    // Each answer is written whole: head, coordinates, tail (the coordinates' runs are ASCII).
+    const runs: string[] = new Array(n);
+    let runBytes = 0;
+    for (let k = 0; k < n; k++) runBytes += (runs[k] = coordinatesJson(coords[2 * k]!, coords[2 * k + 1]!)).length;
+    const json = Buffer.allocUnsafe(pageJson.length + runBytes);
+    let pageAt = 0;
     let jsonAt = 0;
     let textAt = 0;
     for (let k = 0; k < n; k++) {
@@ -437,19 +458,22 @@ export class DatasetIndexBuilder {
       this.cube[3 * i + 1] = y;
       this.cube[3 * i + 2] = z;
       this.chunkOf[i] = chunk;
-      this.headStart[i] = jsonAt;
-      jsonAt += jsonLengths[2 * k]!;
-      this.tailStart[i] = jsonAt;
-      jsonAt += jsonLengths[2 * k + 1]!;
-      this.tailEnd[i] = jsonAt;
+      this.jsonStart[i] = jsonAt;
+      const head = jsonLengths[2 * k]!;
+      const tail = jsonLengths[2 * k + 1]!;
+      if (pageAt + head + tail > pageJson.length) throw new Error('search index: the lengths of a page do not match its text');
+      jsonAt += pageJson.copy(json, jsonAt, pageAt, pageAt + head);
+      jsonAt += json.write(runs[k]!, jsonAt, 'latin1');
+      jsonAt += pageJson.copy(json, jsonAt, pageAt + head, pageAt + head + tail);
+      pageAt += head + tail;
+      this.jsonEnd[i] = jsonAt;
       this.textStart[i] = textAt;
       textAt += textLengths[k]!;
       this.textEnd[i] = textAt;
       textAt += 1;
     }
-    const json = Buffer.from(page.json);
     const texts = Buffer.from(page.texts);
-    if (json.length !== jsonAt || texts.length !== textAt) throw new Error('search index: the lengths of a page do not match its text');
+    if (pageJson.length !== pageAt || json.length !== jsonAt || texts.length !== textAt) throw new Error('search index: the lengths of a page do not match its text');
     this.jsonChunks.push(json);
     this.textChunks.push(texts);
     this.chunkBytes += json.length + texts.length + 32;
@@ -464,8 +488,8 @@ export class DatasetIndexBuilder {
   }
 }
 
-/** Per row beyond its strings: the id string and its map entry, nine doubles, six offsets and kdbush's coordinates and id. */
-const ROW_BYTES = ID_BYTES + 40 + 8 * 9 + 4 * 6 + 16 + 4;
+/** Per row beyond its strings: the id string and its map entry, nine doubles, five offsets, kdbush's coordinates and id, and the tree order's two maps. */
+const ROW_BYTES = ID_BYTES + 40 + 8 * 9 + 4 * 5 + 16 + 4 + 8;
 
 export class DatasetIndex {
   readonly datasetId: string;
@@ -475,13 +499,16 @@ export class DatasetIndex {
   private readonly position: Map<string, number>;
   private readonly lat: Float64Array;
   private readonly lon: Float64Array;
+  /** The cube points by tree position (chordOf reads them through posOf). */
   private readonly cube: Float64Array;
+  /** The row at each tree position, and the tree position of each row. */
+  private readonly rowOf: Uint32Array;
+  private readonly posOf: Uint32Array;
   private readonly jsonChunks: Buffer[];
   private readonly textChunks: Buffer[];
   private readonly chunkOf: Uint32Array;
-  private readonly headStart: Uint32Array;
-  private readonly tailStart: Uint32Array;
-  private readonly tailEnd: Uint32Array;
+  private readonly jsonStart: Uint32Array;
+  private readonly jsonEnd: Uint32Array;
   private readonly textStart: Uint32Array;
   private readonly textEnd: Uint32Array;
   private readonly postings: BigramPostings;
@@ -499,13 +526,11 @@ export class DatasetIndex {
     this.position = b.position;
     this.lat = b.lat;
     this.lon = b.lon;
-    this.cube = b.cube;
     this.jsonChunks = b.jsonChunks;
     this.textChunks = b.textChunks;
     this.chunkOf = b.chunkOf;
-    this.headStart = b.headStart;
-    this.tailStart = b.tailStart;
-    this.tailEnd = b.tailEnd;
+    this.jsonStart = b.jsonStart;
+    this.jsonEnd = b.jsonEnd;
     this.textStart = b.textStart;
     this.textEnd = b.textEnd;
     this.postings = b.postings;
@@ -514,13 +539,32 @@ export class DatasetIndex {
     // kdbush cannot hold zero items: an empty dataset holds one point that is always dead.
     if (n === 0) this.tree.add(0, 0);
     this.tree.finish();
+    // The tree answers with positions in its own (spatial) order, and the cube points are kept in
+    // that order: the rows of a box are then a few runs of adjacent memory, not a cache miss each
+    // (the boxes' loop was bound by those misses). Rows keep their numbers (postings, texts and
+    // answers refer to them); rowOf and posOf translate.
+    const treeIds = this.tree.ids;
+    const size = treeIds.length;
+    this.rowOf = Uint32Array.from(treeIds);
+    this.posOf = new Uint32Array(size);
+    this.cube = new Float64Array(3 * size);
+    for (let p = 0; p < size; p++) {
+      const i = this.rowOf[p]!;
+      this.posOf[i] = p;
+      treeIds[p] = p;
+      if (i < n) {
+        this.cube[3 * p] = b.cube[3 * i]!;
+        this.cube[3 * p + 1] = b.cube[3 * i + 1]!;
+        this.cube[3 * p + 2] = b.cube[3 * i + 2]!;
+      }
+    }
     this.dead = new Uint8Array(Math.max(n, 1));
     if (n === 0) this.dead[0] = 1;
     for (const i of b.superseded) {
       this.dead[i] = 1;
       this.deadCount += 1;
     }
-    this.baseBytes = b.bytes + this.tree.data.byteLength;
+    this.baseBytes = b.bytes + this.tree.data.byteLength + this.rowOf.byteLength + this.posOf.byteLength;
   }
 
   /** POIs this index answers with. */
@@ -550,8 +594,8 @@ export class DatasetIndex {
   upsert(row: IndexRow): void {
     this.remove(row.id);
     const [x, y, z] = cubeOf(row.latitude, row.longitude);
-    const json = Buffer.from(row.head + row.tail);
-    const e = { row, x, y, z, json, split: Buffer.byteLength(row.head) };
+    const json = Buffer.from(row.head + coordinatesJson(row.latitude, row.longitude) + row.tail);
+    const e = { row, x, y, z, json };
     this.extra.set(row.id, e);
     this.extraBytes += DatasetIndex.extraCost(e);
   }
@@ -582,7 +626,8 @@ export class DatasetIndex {
   }
 
   private chordOf(i: number, q: PreparedQuery): number {
-    return this.chord(this.cube[3 * i]!, this.cube[3 * i + 1]!, this.cube[3 * i + 2]!, q);
+    const p = this.posOf[i]!;
+    return this.chord(this.cube[3 * p]!, this.cube[3 * p + 1]!, this.cube[3 * p + 2]!, q);
   }
 
   /** Whether a row at this chord is inside the query's radius (the SQL filter's comparison). */
@@ -610,25 +655,15 @@ export class DatasetIndex {
 
   /**
    * A match's answer as PostgreSQL's path writes it: `head,"latitude":…,"longitude":…tail,"distance_m":…}`
-   * (distance_m is earth_distance × EARTHDISTANCE_TO_MEAN), as its UTF-8 parts and the two ASCII
-   * runs between them.
+   * (distance_m is earth_distance × EARTHDISTANCE_TO_MEAN): the UTF-8 bytes kept up to the distance,
+   * and the ASCII run written for the search.
    */
   answerOf(m: Match): AnswerParts {
     // Finite numbers: a template writes them as JSON.stringify does, for less.
     const distance = `,"distance_m":${chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN}}`;
-    if (m.extra) {
-      const { row, json, split } = m.extra;
-      return { json, start: 0, split, end: json.length, coordinates: `,"latitude":${row.latitude},"longitude":${row.longitude}`, distance };
-    }
+    if (m.extra) return { json: m.extra.json, start: 0, end: m.extra.json.length, distance };
     const i = m.row;
-    return {
-      json: this.jsonChunks[this.chunkOf[i]!]!,
-      start: this.headStart[i]!,
-      split: this.tailStart[i]!,
-      end: this.tailEnd[i]!,
-      coordinates: `,"latitude":${this.lat[i]!},"longitude":${this.lon[i]!}`,
-      distance,
-    };
+    return { json: this.jsonChunks[this.chunkOf[i]!]!, start: this.jsonStart[i]!, end: this.jsonEnd[i]!, distance };
   }
 
   /**
@@ -685,20 +720,36 @@ export class DatasetIndex {
     return { matches: sorted.slice(0, n), counted: Math.min(sorted.length, count) };
   }
 
-  /** The first n of these rows in (KNN value, id) order, and their number up to `count`. */
-  private firstOf(knn: number[], rows: number[], n: number, count: number): Nearest {
-    const counted = Math.min(rows.length, count);
-    if (n === 0) return { matches: [], counted };
-    let keep = rows.map((_, k) => k);
-    if (rows.length > n) {
-      // The n-th smallest KNN value by a numeric sort of a copy; the rows up to it (ties included) are sorted in full.
-      const sorted = Float64Array.from(knn).sort();
-      const bound = sorted[n - 1]!;
-      keep = keep.filter((k) => knn[k]! <= bound);
+  /** The first n of the m rows found (scratch.knn, scratch.rows) in (KNN value, id) order, and their number up to `count`. */
+  private firstOf(m: number, n: number, count: number): Nearest {
+    const counted = Math.min(m, count);
+    if (n === 0 || m === 0) return { matches: [], counted };
+    const { knn, rows } = scratch;
+    let bound = Infinity;
+    if (m > n) {
+      // The n-th smallest KNN value (ties counted): the n smallest kept in order in one pass (most
+      // rows are past the n-th kept and cost one comparison); the rows up to it are sorted in full.
+      const top = scratch.sort;
+      let kept = 0;
+      for (let k = 0; k < m; k++) {
+        const v = knn[k]!;
+        if (kept === n && v >= top[n - 1]!) continue;
+        let at = kept < n ? kept++ : n - 1;
+        while (at > 0 && top[at - 1]! > v) {
+          top[at] = top[at - 1]!;
+          at -= 1;
+        }
+        top[at] = v;
+      }
+      bound = top[n - 1]!;
     }
+    const keep: number[] = [];
+    for (let k = 0; k < m; k++) if (knn[k]! <= bound) keep.push(k);
     const ids = this.ids;
     keep.sort((a, b) => knn[a]! - knn[b]! || (ids[rows[a]!]! < ids[rows[b]!]! ? -1 : ids[rows[a]!]! > ids[rows[b]!]! ? 1 : 0));
-    return { matches: keep.slice(0, n).map((k) => this.matchOf(knn[k]!, rows[k]!)), counted };
+    const matches: Match[] = [];
+    for (let k = 0; k < keep.length && k < n; k++) matches.push(this.matchOf(knn[keep[k]!]!, rows[keep[k]!]!));
+    return { matches, counted };
   }
 
   /**
@@ -733,18 +784,21 @@ export class DatasetIndex {
       const limitChord = 2 * R * Math.sin(limitEd / (2 * R));
       const surelyIn = limitChord * (1 - 1e-9);
       const surelyOut = limitChord * (1 + 1e-9);
-      const knn: number[] = [];
-      const rows: number[] = [];
-      const { dead, cube } = this;
+      reserveScratch(found.length);
+      const { knn, rows } = scratch;
+      let m = 0;
+      const { dead, cube, rowOf } = this;
       const { cx, cy, cz, after } = q;
       const words = q.wordBytes.length > 0;
       for (let k = 0; k < found.length; k++) {
-        const i = found[k]!;
+        // The tree's positions: adjacent ones are near in space and in memory.
+        const p = found[k]!;
+        const i = rowOf[p]!;
         if (dead[i]) continue;
         // chord(), inlined: the squares summed dimension by dimension, then the root.
-        const d0 = cube[3 * i]! - cx;
-        const d1 = cube[3 * i + 1]! - cy;
-        const d2 = cube[3 * i + 2]! - cz;
+        const d0 = cube[3 * p]! - cx;
+        const d1 = cube[3 * p + 1]! - cy;
+        const d2 = cube[3 * p + 2]! - cz;
         let sum = d0 * d0;
         sum += d1 * d1;
         sum += d2 * d2;
@@ -752,28 +806,30 @@ export class DatasetIndex {
         if (c > surelyOut || (c >= surelyIn && chordToEarthDistance(c) > limitEd)) continue;
         if (after && !this.afterKey(c, this.ids[i]!, q)) continue;
         if (words && !this.matchesWords(i, q)) continue;
-        knn.push(c);
-        rows.push(i);
+        knn[m] = c;
+        rows[m++] = i;
       }
-      if (rows.length >= count || (radius !== undefined && b >= radius)) return this.firstOf(knn, rows, n, count);
+      if (m >= count || (radius !== undefined && b >= radius)) return this.firstOf(m, n, count);
       // The next circle sized for `count` rows at the density seen (at least twice as wide).
-      b *= Math.max(2, Math.min(8, Math.sqrt(count / Math.max(rows.length, 1)) * 1.1));
+      b *= Math.max(2, Math.min(8, Math.sqrt(count / Math.max(m, 1)) * 1.1));
     }
   }
 
   /** The first n base matches among the rows of a posting, each tested in full. */
   private scan(q: PreparedQuery, n: number, count: number, posting: number): Nearest {
-    const knn: number[] = [];
-    const rows: number[] = [];
-    for (const i of this.postings.rows(posting)) {
+    const candidates = this.postings.rows(posting);
+    reserveScratch(candidates.length);
+    const { knn, rows } = scratch;
+    let m = 0;
+    for (const i of candidates) {
       if (this.dead[i] || !this.matchesWords(i, q)) continue;
       const c = this.chordOf(i, q);
       if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) {
-        knn.push(c);
-        rows.push(i);
+        knn[m] = c;
+        rows[m++] = i;
       }
     }
-    return this.firstOf(knn, rows, n, count);
+    return this.firstOf(m, n, count);
   }
 
   /**
@@ -786,7 +842,9 @@ export class DatasetIndex {
     // Only dead rows, rows before the cursor and rows without the words are skipped in the walk: a
     // row outside the radius must reach geokdbush's queue, whose first point past maxKm ends the
     // walk (a predicate that dropped them would make it expand every node of the tree).
-    const predicate = (i: number) => {
+    const rowOf = this.rowOf;
+    const predicate = (p: number) => {
+      const i = rowOf[p]!;
       if (this.dead[i]) return false;
       if (q.after && !this.afterKey(this.chordOf(i, q), this.ids[i]!, q)) return false;
       return this.matchesWords(i, q);
@@ -794,7 +852,7 @@ export class DatasetIndex {
     const total = this.ids.length;
     const kmOf = (i: number) => haversineKm(q.longitude, q.latitude, this.lon[i]!, this.lat[i]!);
     for (let want = n + 32; ; want *= 4) {
-      const found = around(this.tree, q.longitude, q.latitude, want, q.maxKm, predicate);
+      const found = around(this.tree, q.longitude, q.latitude, want, q.maxKm, predicate).map((p) => rowOf[p]!);
       const matches: Match[] = [];
       let outsideKm = Infinity;
       for (const i of found) {

@@ -73,7 +73,7 @@ interface PoiRow extends Record<string, unknown> {
  * A POI's answer serialised by PostgreSQL (a build's pages and the POIs a change names alike),
  * toPoi's keys in its order as JSON.stringify writes them (to_json escapes strings the same way; a
  * null column is null): a million rows cost a fraction of what parsing every column and writing
- * the JSON here does. The coordinates go between the two parts, written at search time in
+ * the JSON here does. The coordinates go between the two parts, written once by the index in
  * JavaScript's number format. The parity tests compare these bytes with the SQL path's answers.
  */
 const HEAD = `'{"poi_id":"' || id || '","dataset_id":"' || dataset_id || '","name":' || to_json(name)::text`;
