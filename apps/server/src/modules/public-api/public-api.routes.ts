@@ -133,14 +133,17 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
           // The in-memory index's answer: the POIs' JSON as the index keeps it, the envelope as
           // JSON.stringify writes it, all written once into the bytes that go out.
           body = answersJson(answers, '{"success":true,"data":{"pois":', `,"total":${total},"total_capped":${capped},"next_cursor":${JSON.stringify(nextCursor)}}}`);
+          // Kept from a search's second call on (see SearchCache.repeated).
+          if (searchCache.repeated(key)) searchCache.set(key, body, generation);
         } else {
           const answer: PublicSearchResponse = {
             success: true,
             data: { pois: rows.map((r) => toPoi(r, r.distance ?? undefined)), total, total_capped: capped, next_cursor: nextCursor },
           };
           body = JSON.stringify(answer);
+          // Kept at once: each repeat within the cache's moment spares a database query.
+          searchCache.set(key, body, generation);
         }
-        searchCache.set(key, body, generation);
       }
       // Serialised once here and reused by the cache: a string or buffer goes out as it is (Fastify
       // runs its serializer on objects only), so 20 POIs are not run through the schema per call.

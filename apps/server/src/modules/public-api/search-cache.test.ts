@@ -23,4 +23,21 @@ describe('search cache', () => {
     cache.set(key, 'stale', readAt);
     expect(cache.get(key)).toBeUndefined();
   });
+
+  it('tells a search that missed within two seconds (its answer is then worth keeping)', () => {
+    let t = 1_000;
+    const cache = createSearchCache(() => t);
+    const a = cache.keyOf({ dataset_id: ['a'], latitude: 35, longitude: 139, limit: 20, offset: 0 });
+    const b = cache.keyOf({ dataset_id: ['a'], latitude: 35.0001, longitude: 139, limit: 20, offset: 0 });
+    expect(cache.repeated(a)).toBe(false);
+    expect(cache.repeated(b)).toBe(false);
+    t += 1_999;
+    expect(cache.repeated(a)).toBe(true);
+    expect(cache.repeated(b)).toBe(true);
+    t += 2_000;
+    expect(cache.repeated(a)).toBe(false);
+    // Many other searches at the same moment do not make a new search look repeated.
+    for (let i = 0; i < 10_000; i++) cache.repeated(cache.keyOf({ dataset_id: ['a'], latitude: i, longitude: 139, limit: 20, offset: 0 }));
+    expect(cache.repeated(cache.keyOf({ dataset_id: ['a'], latitude: 35.5, longitude: 139, limit: 20, offset: 0 }))).toBe(false);
+  });
 });

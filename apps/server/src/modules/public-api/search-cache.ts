@@ -9,6 +9,8 @@ import type { PoiSearchInput } from '../pois/pois.service';
  */
 const TTL_MS = 2_000;
 const MAX_ENTRIES = 2_000;
+/** Slots of the table of recent misses (a power of two). */
+const SEEN_SLOTS = 4_096;
 
 /** An answer's JSON: a string (the SQL path's JSON.stringify) or UTF-8 bytes (the in-memory index's). */
 export type CachedBody = string | Buffer;
@@ -19,6 +21,14 @@ export interface SearchCache {
   /** Bumped by every clear: an answer read before a write is not stored after it. */
   generation(): number;
   set(key: string, body: CachedBody, generation: number): void;
+  /**
+   * Whether this search missed the cache before, within TTL_MS (it is then worth keeping); notes
+   * this miss. Answers of the in-memory index are kept only then: they cost tens of microseconds
+   * to make, while keeping every answer of searches that never repeat (a different point each)
+   * cost more than it saved (its buffer and entry held for seconds: old-generation garbage and
+   * longer GC pauses). A popular search is kept from its second call on.
+   */
+  repeated(key: string): boolean;
   clear(): void;
   stats(): { hits: number; misses: number };
 }
@@ -28,6 +38,10 @@ export function createSearchCache(now: () => number = Date.now): SearchCache {
   let hits = 0;
   let misses = 0;
   let generation = 0;
+  // Recent misses by a hash of their key: a slot holds the last key's hash and when it missed (no
+  // key kept, nothing allocated). Two keys sharing a hash only make an answer kept early.
+  const seenHash = new Int32Array(SEEN_SLOTS);
+  const seenAt = new Float64Array(SEEN_SLOTS).fill(-Infinity);
   return {
     keyOf: (q) =>
       JSON.stringify([[...new Set(q.dataset_id)].sort(), q.keyword ?? null, q.latitude ?? null, q.longitude ?? null, q.radius ?? null, q.limit, q.offset, q.cursor ?? null]),
@@ -51,6 +65,17 @@ export function createSearchCache(now: () => number = Date.now): SearchCache {
         if (entries.size >= MAX_ENTRIES) for (const k of [...entries.keys()].slice(0, MAX_ENTRIES / 10)) entries.delete(k);
       }
       entries.set(key, { body, at: now() });
+    },
+    repeated(key) {
+      // FNV-1a over the key's UTF-16 code units.
+      let h = 0x811c9dc5;
+      for (let k = 0; k < key.length; k++) h = Math.imul(h ^ key.charCodeAt(k), 0x01000193);
+      const slot = (h >>> 0) & (SEEN_SLOTS - 1);
+      const t = now();
+      const again = seenHash[slot] === h && t - seenAt[slot]! < TTL_MS;
+      seenHash[slot] = h;
+      seenAt[slot] = t;
+      return again;
     },
     clear() {
       generation += 1;
