@@ -512,6 +512,7 @@ export class DatasetIndex {
   private readonly textStart: Uint32Array;
   private readonly textEnd: Uint32Array;
   private readonly postings: BigramPostings;
+  /** Removed rows, by tree position (read in the boxes' loop next to the cube points). */
   private readonly dead: Uint8Array;
   private deadCount = 0;
   /** Rows written since the build (inserted or changed), by id. */
@@ -561,7 +562,7 @@ export class DatasetIndex {
     this.dead = new Uint8Array(Math.max(n, 1));
     if (n === 0) this.dead[0] = 1;
     for (const i of b.superseded) {
-      this.dead[i] = 1;
+      this.dead[this.posOf[i]!] = 1;
       this.deadCount += 1;
     }
     this.baseBytes = b.bytes + this.tree.data.byteLength + this.rowOf.byteLength + this.posOf.byteLength;
@@ -608,8 +609,8 @@ export class DatasetIndex {
       this.extraBytes -= DatasetIndex.extraCost(e);
     }
     const i = this.baseIndexOf(id);
-    if (i >= 0 && !this.dead[i]) {
-      this.dead[i] = 1;
+    if (i >= 0 && !this.dead[this.posOf[i]!]) {
+      this.dead[this.posOf[i]!] = 1;
       this.deadCount += 1;
     }
   }
@@ -793,8 +794,8 @@ export class DatasetIndex {
       for (let k = 0; k < found.length; k++) {
         // The tree's positions: adjacent ones are near in space and in memory.
         const p = found[k]!;
+        if (dead[p]) continue;
         const i = rowOf[p]!;
-        if (dead[i]) continue;
         // chord(), inlined: the squares summed dimension by dimension, then the root.
         const d0 = cube[3 * p]! - cx;
         const d1 = cube[3 * p + 1]! - cy;
@@ -822,7 +823,7 @@ export class DatasetIndex {
     const { knn, rows } = scratch;
     let m = 0;
     for (const i of candidates) {
-      if (this.dead[i] || !this.matchesWords(i, q)) continue;
+      if (this.dead[this.posOf[i]!] || !this.matchesWords(i, q)) continue;
       const c = this.chordOf(i, q);
       if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) {
         knn[m] = c;
@@ -844,8 +845,8 @@ export class DatasetIndex {
     // walk (a predicate that dropped them would make it expand every node of the tree).
     const rowOf = this.rowOf;
     const predicate = (p: number) => {
+      if (this.dead[p]) return false;
       const i = rowOf[p]!;
-      if (this.dead[i]) return false;
       if (q.after && !this.afterKey(this.chordOf(i, q), this.ids[i]!, q)) return false;
       return this.matchesWords(i, q);
     };
