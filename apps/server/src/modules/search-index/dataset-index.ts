@@ -565,7 +565,9 @@ export class DatasetIndex {
       this.dead[this.posOf[i]!] = 1;
       this.deadCount += 1;
     }
-    this.baseBytes = b.bytes + this.tree.data.byteLength + this.rowOf.byteLength + this.posOf.byteLength;
+    // ROW_BYTES counts kdbush's coordinates and ids and the two maps: the count is the builder's
+    // running one (a build that fit while it read its pages fits once finished).
+    this.baseBytes = b.bytes;
   }
 
   /** POIs this index answers with. */
