@@ -282,6 +282,31 @@ describe('same answers from memory and from PostgreSQL', () => {
 
 const near = (spot: { lat: number; lon: number }, dataset: string) => `dataset_id=${dataset}&latitude=${spot.lat}&longitude=${spot.lon}&radius=5&limit=100`;
 
+describe('answer cache', () => {
+  it('an answer from memory is kept from its search\'s second call on; one from PostgreSQL at once', async () => {
+    await ready();
+    await index().catchUp();
+    const calls = async (query: string) => {
+      ctx.app.searchCache.clear();
+      const before = ctx.app.searchCache.stats();
+      for (let i = 0; i < 3; i++) {
+        const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/poi/search?${query}`, headers: { 'x-api-key': apiKey } });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const after = ctx.app.searchCache.stats();
+      return { hits: after.hits - before.hits, misses: after.misses - before.misses };
+    };
+    // Made twice (the first answer is not kept), then served from the cache.
+    expect(await calls(`dataset_id=${datasetA}&latitude=35.6812&longitude=139.7671&limit=5`)).toEqual({ hits: 1, misses: 2 });
+    index().setEnabled(false);
+    try {
+      expect(await calls(`dataset_id=${datasetA}&latitude=35.6813&longitude=139.7671&limit=5`)).toEqual({ hits: 2, misses: 1 });
+    } finally {
+      index().setEnabled(true);
+    }
+  });
+});
+
 describe('kept in step with PostgreSQL', () => {
   it('a moved POI leaves its old dataset and joins the new one at once (a write on this instance)', async () => {
     // A point of its own: the spots hold more than a page of POIs.
