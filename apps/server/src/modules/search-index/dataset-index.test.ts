@@ -98,4 +98,32 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
     expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10)).toEqual([]);
     expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10).map((m) => m.id)).toEqual([idOf(1)]);
   });
+
+  it('an empty dataset answers nothing; rows written since the build are found, with their coordinates, until removed', () => {
+    const index = new DatasetIndexBuilder('d').finish();
+    const q = prepareQuery({ latitude: 35.7, longitude: 139.7, radius: 1_000 });
+    expect(index.search(q, 10, 101)).toEqual({ matches: [], counted: 0 });
+    index.upsert({ id: idOf(7), latitude: 35.7001, longitude: 139.7, head: `{"poi_id":"${idOf(7)}"`, tail: ',"x":1', text: 'カフェ' });
+    const found = index.search(q, 10, 101);
+    expect(found.counted).toBe(1);
+    expect(JSON.parse(answersJson(found.matches.map((m) => index.answerOf(m))).toString())[0]).toMatchObject({ poi_id: idOf(7), latitude: 35.7001, longitude: 139.7, x: 1 });
+    index.remove(idOf(7));
+    expect(index.search(q, 10, 101)).toEqual({ matches: [], counted: 0 });
+  });
+
+  it('a removed base row is never found again, whatever way rows are found', () => {
+    const rows = Array.from({ length: 200 }, (_, k) => ({ lat: 35.6 + (k % 20) * 0.005, lon: 139.6 + Math.floor(k / 20) * 0.005, words: k % 3 ? ['カフェ'] : ['寿司'] }));
+    const index = build(rows);
+    const gone = [idOf(1), idOf(2), idOf(50), idOf(200)];
+    for (const id of gone) index.remove(id);
+    expect(index.size).toBe(196);
+    for (const tuning of [{ boxes: true, postingsScanMax: 0 }, { boxes: false, postingsScanMax: 0 }, { postingsScanMax: Infinity }]) {
+      for (const words of [undefined, ['カフェ'], ['寿司']]) {
+        const found = ids(index, { latitude: 35.65, longitude: 139.625, words }, 300, 300, tuning);
+        expect(found.ids.filter((id) => gone.includes(id))).toEqual([]);
+        expect(found.counted).toBe(rows.filter((r, k) => !gone.includes(idOf(k + 1)) && (!words || r.words.includes(words[0]!))).length);
+      }
+    }
+  });
 });
+
