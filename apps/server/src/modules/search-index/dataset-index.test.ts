@@ -92,11 +92,11 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
     b.add(pageOf([{ id: idOf(1), lat: 35.72, lon: 139.72, text: 'アト' }]));
     const index = b.finish();
     expect(index.size).toBe(2);
-    const near = index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10);
+    const near = index.search(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10, 10).matches;
     expect(near.map((m) => m.id)).toEqual([idOf(1), idOf(2)]);
     expect(JSON.parse(answersJson([index.answerOf(near[0]!)]).toString())[0]).toMatchObject({ poi_id: idOf(1), latitude: 35.72, longitude: 139.72 });
-    expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10)).toEqual([]);
-    expect(index.nearest(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10).map((m) => m.id)).toEqual([idOf(1)]);
+    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10, 10).matches).toEqual([]);
+    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10, 10).matches.map((m) => m.id)).toEqual([idOf(1)]);
   });
 
   it('an empty dataset answers nothing; rows written since the build are found, with their coordinates, until removed', () => {

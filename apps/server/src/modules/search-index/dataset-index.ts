@@ -461,7 +461,6 @@ export class DatasetIndexBuilder {
       this.jsonStart[i] = jsonAt;
       const head = jsonLengths[2 * k]!;
       const tail = jsonLengths[2 * k + 1]!;
-      if (pageAt + head + tail > pageJson.length) throw new Error('search index: the lengths of a page do not match its text');
       jsonAt += pageJson.copy(json, jsonAt, pageAt, pageAt + head);
       jsonAt += json.write(runs[k]!, jsonAt, 'latin1');
       jsonAt += pageJson.copy(json, jsonAt, pageAt + head, pageAt + head + tail);
@@ -684,11 +683,6 @@ export class DatasetIndex {
       }
     }
     return best >= 0 && this.postings.count[best]! <= tuning.postingsScanMax ? best : undefined;
-  }
-
-  /** The first `n` matches in (KNN value, id) order, or every match when there are fewer. */
-  nearest(q: PreparedQuery, n: number): Match[] {
-    return this.search(q, n, n).matches;
   }
 
   /**
