@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -6,6 +6,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { SMTPServer } from 'smtp-server';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -82,7 +83,7 @@ export async function createScratchDatabase(options: { onDisk?: boolean } = {}):
     const dataDir = options.onDisk ? mkdtempSync(path.join(tmpdir(), 'poi-data-')) : undefined;
     return {
       env: dataDir ? { DATA_DIR: dataDir } : {},
-      open: () => openDatabase(dataDir ? { pgliteDir: path.join(dataDir, 'pglite') } : {}),
+      open: () => openDatabase(dataDir ? { pgliteDir: path.join(dataDir, 'pglite') } : { pgliteDump: migratedDump() }),
       drop: async () => {},
     };
   }
@@ -103,6 +104,15 @@ export async function createScratchDatabase(options: { onDisk?: boolean } = {}):
       await c.end();
     },
   };
+}
+
+let dump: Blob | undefined;
+/** The migrated database the global setup dumped (support/pglite-dump.ts), read once per test file. */
+function migratedDump(): Blob | undefined {
+  const file = inject('pgliteDump');
+  if (!file) return undefined;
+  dump ??= new Blob([readFileSync(file)]);
+  return dump;
 }
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {

@@ -50,6 +50,12 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; undefined keeps PGlite in memory. */
   pgliteDir?: string;
+  /**
+   * PGlite in memory: start from this dump of a data directory (`dumpDataDir`) instead of an
+   * empty one. The route tests start each server from a migrated dump: about 1 s instead of the
+   * 3 s of creating and migrating a database. Migrations still run (already applied: a no-op).
+   */
+  pgliteDump?: Blob;
   /** An idle PostgreSQL connection was lost (logged by the server; the pool reconnects). */
   onIdleError?: (err: Error) => void;
 }
@@ -93,6 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
   const client = await PGlite.create({
     dataDir: options.pgliteDir,
+    loadDataDir: options.pgliteDir ? undefined : options.pgliteDump,
     extensions: { pg_trgm, cube, earthdistance },
   });
   const db = drizzlePglite(client) as unknown as Db;
