@@ -389,64 +389,55 @@ test.describe('/usage', () => {
 });
 
 test.describe('axe and tap targets on every screen and dialog', () => {
-  const signedInScreens = [
-    '/dashboard',
-    '/api-keys',
-    '/usage',
-    '/datasets',
-    '/poi',
-    '/marketplace',
-    '/billing',
-    '/profile',
-    '/upgrade',
-    '/payment-method',
-    '/payment-method/complete',
-    '/revenue',
-    '/admin/dashboard',
-    '/admin/users',
-    '/admin/corporate',
-    '/admin/transfers',
-    '/admin/pricing',
-    '/admin/revenue',
-    '/docs/api',
-    '/commerce',
-  ];
+  // Each test makes its own data: they may run in either worker (this file is the longest).
+  test.describe.configure({ mode: 'parallel' });
+  // In two halves per width: one pass over every screen took up to 3 min on a loaded 2-core CI
+  // machine, the length of its timeout.
+  const signedInScreens = {
+    console: ['/dashboard', '/api-keys', '/usage', '/datasets', '/poi', '/marketplace', '/billing', '/profile', '/upgrade', '/payment-method', '/payment-method/complete'],
+    'admin and public': ['/revenue', '/admin/dashboard', '/admin/users', '/admin/corporate', '/admin/transfers', '/admin/pricing', '/admin/revenue', '/docs/api', '/commerce'],
+  };
 
   for (const viewport of [DESKTOP, PHONE]) {
-    test(`screens at ${viewport.width} px`, async ({ page, request }) => {
-      test.setTimeout(180_000);
-      const { first } = await providerWithPois(request);
-      await useSession(page, adminSession());
-      await page.setViewportSize(viewport);
-      const problems: Record<string, unknown> = {};
-      for (const screen of [...signedInScreens, `/marketplace/${first}`]) {
-        await page.goto(screen);
-        await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-        await page.waitForLoadState('networkidle');
-        const violations = await axeViolations(page, screen.startsWith('/marketplace/') ? 'dataset detail' : screen);
-        if (violations.length) problems[`${screen} axe`] = violations;
-        if (viewport === PHONE) {
-          await expectNoHorizontalScroll(page);
-          const small = await tapTargetProblems(page);
-          if (small.length) problems[screen] = small;
+    for (const [half, screens] of Object.entries(signedInScreens)) {
+      test(`screens at ${viewport.width} px: ${half}`, async ({ page, request }) => {
+        test.setTimeout(180_000);
+        // A public dataset's detail page, with its POIs on the map.
+        const detail = half === 'console' ? [`/marketplace/${(await providerWithPois(request)).first}`] : [];
+        await useSession(page, adminSession());
+        await page.setViewportSize(viewport);
+        const problems: Record<string, unknown> = {};
+        for (const screen of [...screens, ...detail]) {
+          await page.goto(screen);
+          await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+          await page.waitForLoadState('networkidle');
+          const violations = await axeViolations(page, screen.startsWith('/marketplace/') ? 'dataset detail' : screen);
+          if (violations.length) problems[`${screen} axe`] = violations;
+          if (viewport === PHONE) {
+            await expectNoHorizontalScroll(page);
+            const small = await tapTargetProblems(page);
+            if (small.length) problems[screen] = small;
+          }
         }
-      }
-      // The menus and panels of the shell.
-      await page.goto('/dashboard');
-      await page.getByRole('button', { name: 'ユーザーメニュー' }).click();
-      problems['user menu axe'] = await axeViolations(page, 'user menu');
-      await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: 'お知らせ' }).click();
-      problems['notice panel axe'] = await axeViolations(page, 'notice panel');
-      await page.keyboard.press('Escape');
-      if (viewport === PHONE) {
-        await page.getByRole('button', { name: 'メニューを開く' }).click();
-        problems['drawer axe'] = await axeViolations(page, 'phone drawer');
-        const small = await tapTargetProblems(page);
-        if (small.length) problems.drawer = small;
-      }
-      expect(Object.fromEntries(Object.entries(problems).filter(([, v]) => !Array.isArray(v) || v.length))).toEqual({});
-    });
+        if (half === 'console') {
+          // The menus and panels of the shell.
+          await page.goto('/dashboard');
+          await page.getByRole('button', { name: 'ユーザーメニュー' }).click();
+          problems['user menu axe'] = await axeViolations(page, 'user menu');
+          await page.keyboard.press('Escape');
+          await page.getByRole('button', { name: 'お知らせ' }).click();
+          problems['notice panel axe'] = await axeViolations(page, 'notice panel');
+          await page.keyboard.press('Escape');
+          if (viewport === PHONE) {
+            await page.getByRole('button', { name: 'メニューを開く' }).click();
+            problems['drawer axe'] = await axeViolations(page, 'phone drawer');
+            const small = await tapTargetProblems(page);
+            if (small.length) problems.drawer = small;
+          }
+        }
+        expect(Object.fromEntries(Object.entries(problems).filter(([, v]) => !Array.isArray(v) || v.length))).toEqual({});
+      });
+    }
 
     test(`guest screens at ${viewport.width} px`, async ({ page }) => {
       await page.setViewportSize(viewport);

@@ -24,12 +24,18 @@ async function collectByPaging(page: Page): Promise<string[]> {
   const names: string[] = [];
   for (;;) {
     await expect(page.getByRole('article').first()).toBeVisible();
-    names.push(...(await cardNames(page)));
+    const shown = await cardNames(page);
+    names.push(...shown);
     const next = page.getByRole('navigation', { name: 'データセット一覧のページ送り' }).getByRole('link', { name: '次へ' });
     if ((await next.count()) === 0) return names;
     const before = page.url();
     await next.click();
     await expect(page).not.toHaveURL(before);
+    // React Router renders a navigation in a transition: the address changes first, and for a
+    // moment the old page is still shown and not yet marked busy. Wait for other cards, then for
+    // the new page itself (not the previous one kept while it loads). A pager that showed a
+    // page twice would stop here.
+    await expect.poll(() => cardNames(page)).not.toEqual(shown);
     await expect(page.locator('ul[aria-busy="true"]')).toHaveCount(0);
   }
 }
