@@ -27,8 +27,8 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           globalSetup: ['apps/server/test/support/pglite-dump.ts'],
-          // vitest's default on 2 cores is one file at a time (cores - 1), which leaves a core idle
-          // while a file's PGlite (on its own thread) works: two files at a time.
+          // vitest's default on 2 cores is one file at a time (cores - 1), leaving the other core
+          // idle while a file's PGlite works in that file's process: two files at a time.
           maxWorkers: 2,
         },
       },
