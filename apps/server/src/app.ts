@@ -180,7 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       onIdleError: (err) => app.log.warn({ err }, 'idle PostgreSQL connection lost'),
     }));
   const ownsDatabase = !options.database;
-  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, timeoutMs: config.smtpTimeoutMs });
   app.decorate('config', config);
   app.decorate('database', database);
 

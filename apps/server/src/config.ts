@@ -19,6 +19,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
   SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
   MAIL_FROM: z.string().trim().min(3).default('POI Cloud <no-reply@poi-cloud.local>'),
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   ADMIN_EMAILS: z.string().default(''),
   APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
@@ -81,6 +82,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   smtpUrl?: string;
+  /** The bound of one mail send as a whole (connect, greeting, every command); plugins/mail.ts. */
+  smtpTimeoutMs: number;
   mailFrom: string;
   adminEmails: Set<string>;
   appSecret: string;
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
+    smtpTimeoutMs: e.SMTP_TIMEOUT_MS,
     mailFrom: e.MAIL_FROM,
     adminEmails: new Set(
       e.ADMIN_EMAILS.split(',')
