@@ -26,4 +26,16 @@ describe('usageCsv', () => {
     expect(csv).toContain('"本番, ""メイン""",poi_live_abcdef,3,1.30');
     expect(csv).toContain('東京のカフェ,d,3,1.30\r\n');
   });
+
+  it('neutralises a formula in a dataset or key name, as the server writes its CSVs', () => {
+    const csv = usageCsv({
+      ...summary,
+      by_key: [{ api_key_id: 'k', name: '@SUM(1+1)*cmd', prefix: 'poi_live_abcdef', searches: 3, amount: 1.3 }],
+      by_dataset: [{ dataset_id: 'd', dataset_name: '=HYPERLINK("http://x")', searches: 3, amount: 1.3 }],
+    });
+    expect(csv).toContain(`\r\n"'=HYPERLINK(""http://x"")",d,3,1.30\r\n`);
+    expect(csv).toContain(`\r\n'@SUM(1+1)*cmd,poi_live_abcdef,3,1.30\r\n`);
+    // No line of the file starts a cell with a live formula.
+    for (const row of csv.split('\r\n')) expect(row.split(',')[0]).not.toMatch(/^"?[=+@]/);
+  });
 });

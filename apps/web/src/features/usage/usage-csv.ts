@@ -1,15 +1,12 @@
+import { csvLine as line } from '@poi/shared/csv';
 import type { UsageSummary } from '@poi/shared/schemas/usage';
 
-const cell = (value: string | number): string => {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-const line = (values: Array<string | number>) => values.map(cell).join(',');
 const yen = (n: number) => n.toFixed(2);
 
 /**
  * The month's usage as CSV for spreadsheets: a BOM so Excel reads the Japanese as UTF-8, CRLF
- * line ends, one section per view (daily, by key, by dataset).
+ * line ends, one section per view (daily, by key, by dataset). Cells go through the shared CSV
+ * writer: a dataset or key named like a formula (=HYPERLINK(…)) stays text in a spreadsheet.
  */
 export function usageCsv(summary: UsageSummary): string {
   const rows: string[] = [
