@@ -38,7 +38,7 @@ async function seedKey(query: Query, label: string): Promise<{ key: string; user
 }
 
 /** A consumer with a key and a pricing version whose rate limit the load cannot reach. */
-async function seedConsumer(query: Query): Promise<string> {
+export async function seedConsumer(query: Query): Promise<string> {
   const { key } = await seedKey(query, 'consumer');
   await query(
     `INSERT INTO pricing_versions (account_type, effective_from, base_fee, free_searches_per_month, provider_share_bp, rate_limit_per_minute, max_api_keys)
