@@ -193,7 +193,7 @@ describe('POST /console/v1/auth/verify-otp', () => {
     const right = await verifyCode(ctx, email, code);
     expect(right.statusCode).toBe(400);
     expect(right.json().error.message).toBe('認証コードの入力回数が上限に達しました。新しいコードをリクエストしてください');
-    const link = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${magicTokenOf(mail)}` });
+    const link = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${magicTokenOf(mail)}` });
     expect(link.statusCode).toBe(400);
   });
 
@@ -204,7 +204,7 @@ describe('POST /console/v1/auth/verify-otp', () => {
     await age(email, 61);
     await requestCode(ctx, email);
     const second = await waitForMailCount(email, 2);
-    expect((await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${magicTokenOf(first)}` })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${magicTokenOf(first)}` })).statusCode).toBe(400);
     if (codeOf(first) !== codeOf(second)) expect((await verifyCode(ctx, email, codeOf(first))).statusCode).toBe(400);
     expect((await verifyCode(ctx, email, codeOf(second))).statusCode).toBe(200);
   });
@@ -230,16 +230,59 @@ describe('POST /console/v1/auth/verify-otp', () => {
   });
 });
 
-describe('GET /console/v1/auth/magic/{token}', () => {
+describe('magic link: opening it consumes nothing', () => {
+  /** Every GET a mail scanner, a link prefetcher or the user's browser makes of the link. */
+  const openEverything = async (token: string) => {
+    for (const url of [
+      `/auth/magic/${token}`,
+      `/auth/magic/${token}?redirect=%2Fusage`,
+      `/auth/magic/${token}/`,
+      `/console/v1/auth/magic/${token}`,
+      `/console/v1/auth/magic/${token}`,
+      `/console/v1/auth/magic/${token}?redirect=%2Fusage`,
+      `/console/v1/auth/magic/${token}/confirm`,
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await ctx.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).not.toBe(200);
+        expect(res.statusCode, `${method} ${url}`).toBeLessThan(500);
+      }
+    }
+  };
+
+  it('a GET of anything under the link leaves the code working', async () => {
+    const email = uniqueEmail('scanned-code');
+    await requestCode(ctx, email);
+    const mail = await waitForMailCount(email, 1);
+    await openEverything(magicTokenOf(mail));
+    expect((await verifyCode(ctx, email, codeOf(mail))).statusCode).toBe(200);
+  });
+
+  it('a GET of anything under the link leaves the link working: only its POST signs in', async () => {
+    const email = uniqueEmail('scanned-link');
+    await requestCode(ctx, email);
+    const token = magicTokenOf(await waitForMailCount(email, 1));
+    await openEverything(token);
+    const get = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(get.json().error.code).toBe('METHOD_NOT_ALLOWED');
+    const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, user: { email } });
+  });
+});
+
+describe('POST /console/v1/auth/magic/{token}', () => {
   it('signs in once with the link and answers the login response', async () => {
     const email = uniqueEmail('magic');
     await requestCode(ctx, email);
     const token = magicTokenOf(await waitForMailCount(email, 1));
-    const res = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` });
+    const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ success: true, message: 'ログインしました', user: { email, account_type: 'trial' } });
     expect(res.headers['cache-control']).toBe('no-store');
-    const again = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` });
+    const again = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` });
     expect(again.statusCode).toBe(400);
     expect(again.json().error.message).toBe('リンクが無効または期限切れです。もう一度ログインしてください');
   });
@@ -248,7 +291,7 @@ describe('GET /console/v1/auth/magic/{token}', () => {
     const email = uniqueEmail();
     await requestCode(ctx, email);
     const mail = await waitForMailCount(email, 1);
-    expect((await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${magicTokenOf(mail)}` })).statusCode).toBe(200);
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${magicTokenOf(mail)}` })).statusCode).toBe(200);
     expect((await verifyCode(ctx, email, codeOf(mail))).statusCode).toBe(400);
   });
 
@@ -257,16 +300,16 @@ describe('GET /console/v1/auth/magic/{token}', () => {
     await requestCode(ctx, email);
     const token = magicTokenOf(await waitForMailCount(email, 1));
     await age(email, 601);
-    expect((await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` })).statusCode).toBe(400);
   });
 
   it('rejects a token that is not 64 of [a-z0-9] with the spec text', async () => {
     for (const token of ['abc', 'A'.repeat(64), 'a'.repeat(65)]) {
-      const res = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` });
+      const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.message).toBe('マジックリンクのトークンが無効です。');
     }
-    const unknown = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${'a'.repeat(64)}` });
+    const unknown = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${'a'.repeat(64)}` });
     expect(unknown.statusCode).toBe(400);
   });
 });

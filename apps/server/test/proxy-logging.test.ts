@@ -67,7 +67,7 @@ describe('request logs', () => {
     const mail = await ctx.mailbox.latest(email);
     const token = magicTokenOf(mail);
     const code = /認証コード: (\d{6})/.exec(mail.text)![1]!;
-    const res = await ctx.app.inject({ method: 'GET', url: `/console/v1/auth/magic/${token}` });
+    const res = await ctx.app.inject({ method: 'POST', url: `/console/v1/auth/magic/${token}` });
     expect(res.statusCode).toBe(200);
     // The console page the mail opens, and a URL with the code in its query.
     await ctx.app.inject({ method: 'GET', url: `/auth/magic/${token}?redirect=%2Fusage` });

@@ -63,6 +63,7 @@ test.describe('sign-in', () => {
     const link = /http:\/\/[^\s]+\/auth\/magic\/[a-z0-9]{64}[^\s]*/.exec(mail.text)![0];
     expect(link).toContain('redirect=%2Fprofile');
     await page.goto(new URL(link).pathname + new URL(link).search);
+    await page.getByRole('button', { name: 'ログインする' }).click();
     await expect(page.getByText('ログインしました').first()).toBeVisible();
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByText(email).first()).toBeVisible();
@@ -73,8 +74,9 @@ test.describe('sign-in', () => {
     const since = Date.now();
     await request.post('/console/v1/auth/request-otp', { data: { email } });
     const path = extractMagicPath(await waitForMail(email, since));
-    expect((await request.get(`/console/v1${path}`)).ok()).toBe(true);
+    expect((await request.post(`/console/v1${path}`)).ok()).toBe(true);
     await page.goto(path);
+    await page.getByRole('button', { name: 'ログインする' }).click();
     await expect(page.getByText('リンクが無効または期限切れです。もう一度ログインしてください').first()).toBeVisible();
     await expect(page).toHaveURL(/\/auth\/login/, { timeout: 6_000 });
   });

@@ -62,3 +62,24 @@ describe('a sign-in that completes on the verify page', () => {
     expect(authStore.getState().token).toBe('new-token');
   });
 });
+
+// Issue 30: a mail scanner running the page's JavaScript signed in and spent the user's link and code.
+describe('the magic link page (a person confirms; loading spends nothing)', () => {
+  it('loads without calling the server, and signs in only on 「ログインする」', async () => {
+    const { verifyMagicLink } = await import('../features/auth/api/auth-api');
+    vi.mocked(verifyMagicLink).mockReset();
+    vi.mocked(verifyMagicLink).mockResolvedValue({ success: true, token: 'magic-token', user, message: 'ログインしました' });
+    const router = renderAt(`/auth/magic/${MAGIC_TOKEN}?redirect=%2Fusage`);
+    const button = await screen.findByRole('button', { name: 'ログインする' });
+    expect(screen.getByRole('heading', { level: 1, name: 'マジックリンク認証' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(verifyMagicLink).not.toHaveBeenCalled();
+    expect(where(router)).toBe(`/auth/magic/${MAGIC_TOKEN}?redirect=%2Fusage`);
+
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(where(router)).toBe('/usage'));
+    expect(verifyMagicLink).toHaveBeenCalledTimes(1);
+    expect(verifyMagicLink).toHaveBeenCalledWith(MAGIC_TOKEN);
+  });
+});

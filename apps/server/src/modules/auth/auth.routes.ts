@@ -8,6 +8,7 @@ import {
   verifyOtpBodySchema,
 } from '@poi/shared/schemas/auth';
 import { messageResponseSchema } from '@poi/shared/schemas/common';
+import { AppError } from '../../lib/errors';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toUser } from '../users/users.mapper';
 import { errorResponses } from '../../plugins/openapi';
@@ -48,16 +49,30 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     },
   );
 
-  app.get(
+  // The link in the mail opens a console page where the person presses 「ログインする」: only that
+  // POST spends the link. Mail scanners and link prefetchers (some run JavaScript in a headless
+  // browser) only load the page, so they can no longer sign in or use up the user's code.
+  app.post(
     '/auth/magic/:token',
     {
       config: ipLimit,
-      schema: { tags, summary: 'マジックリンクでログイン', params: magicParamsSchema, response: { 200: loginResponseSchema, ...errorResponses(403) } },
+      schema: { tags, summary: 'マジックリンクでログイン(確認画面のボタンから)', params: magicParamsSchema, response: { 200: loginResponseSchema, ...errorResponses(403) } },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const { token, user } = await app.authService.verifyMagicLink(request.params.token);
       return { success: true as const, token, user: toUser(user), message: messages.loggedIn };
+    },
+  );
+
+  // A GET (and so a HEAD) of the link's API path, as a scanner following URLs would make it:
+  // 405 and nothing spent.
+  app.get(
+    '/auth/magic/:token',
+    { schema: { hide: true, params: magicParamsSchema } },
+    async (_request, reply) => {
+      reply.header('Allow', 'POST').header('Cache-Control', 'no-store');
+      throw new AppError('METHOD_NOT_ALLOWED', messages.methodNotAllowed);
     },
   );
 

@@ -11,8 +11,9 @@ export async function verifyOtp(email: string, code: string): Promise<LoginRespo
   return loginResponseSchema.parse(res.data);
 }
 
+/** Spends the link: called only from the magic-link page's button, never on load. */
 export async function verifyMagicLink(token: string): Promise<LoginResponse> {
-  const res = await apiClient.get(`/console/v1/auth/magic/${encodeURIComponent(token)}`);
+  const res = await apiClient.post(`/console/v1/auth/magic/${encodeURIComponent(token)}`);
   return loginResponseSchema.parse(res.data);
 }
 
