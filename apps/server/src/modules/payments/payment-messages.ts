@@ -16,6 +16,8 @@ export const paymentMessages = {
   openInvoice: '未払いの請求書があるため、カードを削除できません。お支払いが完了してから削除してください。',
   webhookNotConfigured: 'Stripe の Webhook が設定されていません(STRIPE_WEBHOOK_SECRET)。',
   badSignature: 'Stripe の署名を検証できませんでした。',
+  /** A correctly signed body that is not a Stripe event (not an object, no id or type, data.object not an object): 400. */
+  notAnEvent: 'Stripe のイベントとして読み取れない内容です。',
   // Stored on the invoice (last_payment_error) and shown on /billing.
   declined: 'カードが拒否されました。カード会社にお問い合わせいただくか、別のカードをご登録ください。',
   expired: 'カードの有効期限が切れています。新しいカードをご登録ください。',

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
+import type { z } from 'zod';
 import { dayOf } from '@poi/shared/billing-time';
 import { toSen } from '@poi/shared/money';
 import type { CheckoutPurpose, CompleteResult } from '@poi/shared/schemas/billing';
@@ -22,6 +23,7 @@ import { buildDeclinedMail, buildPayNowMail } from './payment-mail';
 import { declineMessage, paymentMessages } from './payment-messages';
 import { MAX_CARD_ATTEMPTS, nextRetryAt } from './retry-schedule';
 import type { StripeClient } from './stripe-client';
+import { ACTED_ON, eventEnvelopeSchema, objectIdOf, type CardIntent, type checkoutSessionSchema, type EventEnvelope } from './webhook-events';
 
 /** Stripe's minimum charge in JPY: the close carries smaller card totals to the next month. */
 export const STRIPE_MIN_JPY = 50;
@@ -38,6 +40,13 @@ export type ChargeOutcome =
   | { outcome: 'retry_later'; reason: string }
   | { outcome: 'skipped'; reason: string };
 
+/** A webhook's outcome: applied, a repeat of one applied (duplicate), or of a shape not acted on (ignored). */
+export interface WebhookResult {
+  duplicate: boolean;
+  ignored: boolean;
+  type: string;
+}
+
 export interface PaymentsService {
   /** STRIPE_SECRET_KEY is set: card features work. */
   readonly cardPaymentsAvailable: boolean;
@@ -51,7 +60,7 @@ export interface PaymentsService {
   /** Charges every card invoice whose retry is due (the retry job; tests call it with a date). */
   runDueRetries(now?: Date): Promise<{ attempted: number }>;
   /** POST /webhooks/stripe: verifies the signature on the raw bytes, applies the event once. */
-  handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ duplicate: boolean; type: string }>;
+  handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookResult>;
   /** Creates the Stripe Product of a paid dataset (after its write committed); never throws. */
   syncDatasetProduct(datasetId: string): void;
   /** Waits for background work (product syncs, mails) started so far. */
@@ -239,7 +248,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
   }
 
   /** The card of a completed setup session (its SetupIntent's PaymentMethod), made the customer's default. */
-  async function setupCardOf(s: StripeClient, session: Stripe.Checkout.Session): Promise<Stripe.PaymentMethod> {
+  async function setupCardOf(s: StripeClient, session: Pick<Stripe.Checkout.Session, 'setup_intent' | 'customer'>): Promise<Stripe.PaymentMethod> {
     let si = session.setup_intent;
     if (typeof si === 'string') si = await s.setupIntents.retrieve(si, { expand: ['payment_method'] });
     if (!si || si.status !== 'succeeded') throw new AppError('CONFLICT', paymentMessages.sessionNotComplete);
@@ -251,7 +260,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     return pm;
   }
 
-  function metaOf(session: Stripe.Checkout.Session): { userId: string; billingAccountId: string; purpose: CheckoutPurpose } | undefined {
+  function metaOf(session: { metadata?: Stripe.Metadata | null }): { userId: string; billingAccountId: string; purpose: CheckoutPurpose } | undefined {
     const m = session.metadata ?? {};
     const purpose = m.purpose as CheckoutPurpose | undefined;
     if (!m.user_id || !m.billing_account_id || !purpose || !['card', 'upgrade_individual', 'corporate'].includes(purpose)) return undefined;
@@ -276,7 +285,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
    * webhook may both arrive (in either order); payments.stripe_payment_intent_id is unique and
    * the invoice row lock orders them, so the second finds the payment and does nothing.
    */
-  async function recordCardPayment(ex: Executor, pi: Stripe.PaymentIntent, eventCreated: number | null): Promise<'recorded' | 'duplicate' | 'ignored'> {
+  async function recordCardPayment(ex: Executor, pi: CardIntent, eventCreated: number | null): Promise<'recorded' | 'duplicate' | 'ignored'> {
     const invoiceId = pi.metadata?.invoice_id;
     if (!invoiceId || pi.status !== 'succeeded') return 'ignored';
     if (pi.currency !== 'jpy') {
@@ -467,7 +476,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
 
   // ------------------------------------------------------------------ webhooks
 
-  async function storeEvent(tx: Executor, event: Stripe.Event, objectId: string | null): Promise<boolean> {
+  async function storeEvent(tx: Executor, event: EventEnvelope, objectId: string | null): Promise<boolean> {
     const rows = await tx
       .insert(providerEvents)
       .values({ id: event.id, type: event.type, providerCreated: event.created, objectId })
@@ -476,7 +485,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     return rows.length === 1;
   }
 
-  async function paymentFailedEvent(tx: Executor, event: Stripe.Event, pi: Stripe.PaymentIntent) {
+  async function paymentFailedEvent(tx: Executor, event: EventEnvelope, pi: CardIntent) {
     const invoiceId = pi.metadata?.invoice_id;
     if (!invoiceId) return;
     const invoice = await loadInvoice(tx, invoiceId, true);
@@ -488,32 +497,54 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     const error = pi.last_payment_error;
     await tx
       .update(invoices)
-      .set({ lastPaymentError: declineMessage(error?.code, error?.decline_code), providerStateAt: event.created, stripePaymentIntentId: pi.id, updatedAt: sql`now()` })
+      .set({ lastPaymentError: declineMessage(error?.code ?? undefined, error?.decline_code ?? undefined), providerStateAt: event.created, stripePaymentIntentId: pi.id, updatedAt: sql`now()` })
       .where(eq(invoices.id, invoice.id));
   }
 
-  async function handleWebhook(rawBody: Buffer, signature: string | undefined) {
+  async function handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<WebhookResult> {
     const secret = config.stripe.webhookSecret;
     if (!stripe || !secret) throw new AppError('SERVICE_UNAVAILABLE', stripe ? paymentMessages.webhookNotConfigured : paymentMessages.cardUnavailable);
     if (!signature) throw new AppError('BAD_REQUEST', paymentMessages.badSignature);
-    let event: Stripe.Event;
+    let body: unknown;
     try {
-      event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+      body = stripe.webhooks.constructEvent(rawBody, signature, secret);
     } catch {
       throw new AppError('BAD_REQUEST', paymentMessages.badSignature);
     }
-    const object = event.data.object as { id?: string };
-    const objectId = object.id ?? null;
+    // Signed is not well formed (webhook-events.ts): not an event at all is a 400, nothing stored.
+    const envelope = eventEnvelopeSchema.safeParse(body);
+    if (!envelope.success) {
+      log.warn({ issues: envelope.error.issues.slice(0, 3) }, 'signed webhook body is not a Stripe event');
+      throw new AppError('BAD_REQUEST', paymentMessages.notAnEvent);
+    }
+    const event = envelope.data;
+    const objectId = objectIdOf(event.data.object);
+    const schema = ACTED_ON[event.type];
+    const checked = schema?.safeParse(event.data.object);
+    if (checked && !checked.success) {
+      // An event we act on, of a shape Stripe never sends: retrying cannot fix it, so it is
+      // acknowledged, logged for a person, and neither applied nor stored.
+      log.warn({ eventId: event.id, type: event.type, issues: checked.error.issues.slice(0, 3) }, 'stripe webhook of an unexpected shape ignored');
+      return { duplicate: false, ignored: true, type: event.type };
+    }
     let duplicate = false;
 
     if (event.type === 'checkout.session.completed') {
-      const session = event.data.object;
+      const session = checked!.data as z.infer<typeof checkoutSessionSchema>;
       const meta = metaOf(session);
       if (session.mode === 'setup' && meta) {
         const [seen] = await db.select({ id: providerEvents.id }).from(providerEvents).where(eq(providerEvents.id, event.id)).limit(1);
-        if (seen) return { duplicate: true, type: event.type };
+        if (seen) return { duplicate: true, ignored: false, type: event.type };
         // Stripe calls first (outside the transaction), then the event and its effect commit together.
-        const pm = await setupCardOf(stripe, session);
+        let pm: Stripe.PaymentMethod;
+        try {
+          pm = await setupCardOf(stripe, { setup_intent: idOf(session.setup_intent), customer: idOf(session.customer) });
+        } catch (err) {
+          // A SetupIntent Stripe does not know (not one of this account's): nothing to apply, ever.
+          if (!isMissing(err)) throw err;
+          log.warn({ err, eventId: event.id }, 'checkout.session.completed names a missing SetupIntent; ignored');
+          return { duplicate: false, ignored: true, type: event.type };
+        }
         try {
           const applied = await applyCompletedSetup(meta, pm, SYSTEM_ACTOR, (tx) => storeEvent(tx, event, objectId));
           if (!applied) duplicate = true;
@@ -524,10 +555,19 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
           log.warn({ err, eventId: event.id }, 'checkout.session.completed not applied');
           duplicate = !(await db.transaction((tx) => storeEvent(tx, event, objectId)));
         }
-        return { duplicate, type: event.type };
+        return { duplicate, ignored: false, type: event.type };
       }
       if (session.mode === 'payment' && session.payment_intent) {
-        const pi = typeof session.payment_intent === 'string' ? await stripe.paymentIntents.retrieve(session.payment_intent) : session.payment_intent;
+        let pi: CardIntent;
+        if (typeof session.payment_intent === 'string') {
+          try {
+            pi = await stripe.paymentIntents.retrieve(session.payment_intent);
+          } catch (err) {
+            if (!isMissing(err)) throw err;
+            log.warn({ err, eventId: event.id }, 'checkout.session.completed names a missing PaymentIntent; ignored');
+            return { duplicate: false, ignored: true, type: event.type };
+          }
+        } else pi = session.payment_intent;
         await db.transaction(async (tx) => {
           if (!(await storeEvent(tx, event, objectId))) {
             duplicate = true;
@@ -535,7 +575,7 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
           }
           await recordCardPayment(tx, pi, event.created);
         });
-        return { duplicate, type: event.type };
+        return { duplicate, ignored: false, type: event.type };
       }
     }
 
@@ -544,10 +584,10 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
         duplicate = true;
         return;
       }
-      if (event.type === 'payment_intent.succeeded') await recordCardPayment(tx, event.data.object, event.created);
-      else if (event.type === 'payment_intent.payment_failed') await paymentFailedEvent(tx, event, event.data.object);
+      if (event.type === 'payment_intent.succeeded') await recordCardPayment(tx, checked!.data as CardIntent, event.created);
+      else if (event.type === 'payment_intent.payment_failed') await paymentFailedEvent(tx, event, checked!.data as CardIntent);
     });
-    return { duplicate, type: event.type };
+    return { duplicate, ignored: false, type: event.type };
   }
 
   // ------------------------------------------------------------------ products of paid datasets

@@ -15,7 +15,7 @@ export const stripeWebhookRoutes: FastifyPluginAsync<{ paymentsService: Payments
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const signature = request.headers['stripe-signature'];
     const result = await paymentsService.handleWebhook(raw, typeof signature === 'string' ? signature : undefined);
-    request.log.info({ type: result.type, duplicate: result.duplicate }, 'stripe webhook');
-    return { received: true, duplicate: result.duplicate };
+    request.log.info({ type: result.type, duplicate: result.duplicate, ignored: result.ignored }, 'stripe webhook');
+    return { received: true, duplicate: result.duplicate, ...(result.ignored ? { ignored: true } : {}) };
   });
 };
