@@ -40,6 +40,8 @@ export const messages = {
   emptyJsonBody: 'リクエストの本文が空です',
   unsupportedMediaType: 'このContent-Typeには対応していません。application/json で送信してください',
   multipartRequired: 'multipart/form-data 形式で送信してください',
+  /** A multipart body that cannot be read: no or a wrong boundary, or cut before its closing boundary. */
+  multipartBroken: 'ファイルの送信内容を読み取れませんでした(multipart/form-data の形式が正しくないか、送信が途中で途切れています)。もう一度送信してください',
   methodNotAllowed: 'このHTTPメソッドには対応していません',
   headersTooLarge: 'リクエストヘッダーが大きすぎます',
   badRequest: 'リクエストの形式が正しくありません',

@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { statementProposalsResponseSchema } from '@poi/shared/schemas/admin-corporate';
 import { attachment, csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
+import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
@@ -25,6 +26,7 @@ const NO_FILE = '入金明細のCSVファイルを選択してください';
 /** The one file of a multipart upload, at most 1 MB (refused as soon as it passes). */
 async function readStatementFile(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', NO_FILE);
+  assertBoundary(request.headers['content-type']);
   let data: Buffer | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: STATEMENT_MAX_BYTES, files: 1, fields: 5, fieldSize: 1024 } })) {
@@ -34,7 +36,7 @@ async function readStatementFile(request: FastifyRequest): Promise<Buffer> {
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', '入金明細のファイルは1MB以下にしてください');
     if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('VALIDATION_ERROR', '入金明細のファイルは1つだけ送ってください');
-    throw err;
+    throw brokenMultipart(err);
   }
   if (!data?.length) throw new AppError('VALIDATION_ERROR', NO_FILE);
   return data;

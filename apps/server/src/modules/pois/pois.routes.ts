@@ -17,6 +17,7 @@ import {
 import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';
 import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
@@ -39,6 +40,7 @@ const IMPORT_MAX_FIELDS = 10;
  */
 async function readImportForm(request: FastifyRequest): Promise<{ fields: Record<string, string>; file?: { filename: string; data: Buffer } }> {
   if (!request.isMultipart()) throw new AppError('VALIDATION_ERROR', messages.importFileMissing);
+  assertBoundary(request.headers['content-type']);
   const fields: Record<string, string> = {};
   let file: { filename: string; data: Buffer } | undefined;
   try {
@@ -52,7 +54,7 @@ async function readImportForm(request: FastifyRequest): Promise<{ fields: Record
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooLarge);
     if (code === 'FST_FILES_LIMIT') throw new AppError('VALIDATION_ERROR', messages.importOneFile);
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('PAYLOAD_TOO_LARGE', messages.importTooManyFields);
-    throw err;
+    throw brokenMultipart(err);
   }
   return { fields, file };
 }
