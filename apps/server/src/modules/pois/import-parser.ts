@@ -57,6 +57,8 @@ const REQUIRED: Array<[keyof PoiFields, string]> = [
 
 const fieldOf = (key: string): ImportKey | undefined => HEADER_ALIASES[key.normalize('NFKC').trim().toLowerCase()];
 
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** Tags in a cell or a JSON string: the one documented separator, `|` (see tag-cell). */
 const tagsOf = (value: unknown): unknown => (typeof value === 'string' ? parseTagCell(value) : value);
 
@@ -68,6 +70,11 @@ function validate(line: number, raw: Record<string, unknown>): ImportItem {
     if (field === 'poi_id') poiId = value;
     else if (field) input[field] = field === 'tags' ? tagsOf(value) : value;
   }
+  // A JSON file can escape a lone surrogate (\ud800): not a character at all, like bytes that are
+  // not UTF-8, so the whole file is refused naming the row and field (PostgreSQL refuses the
+  // text with a 500, PGlite stores U+FFFD). NUL is a character: its row is skipped (the schema).
+  const broken = Object.entries({ ...input, poi_id: poiId }).find(([, v]) => [v].flat(3).some((x) => typeof x === 'string' && LONE_SURROGATE.test(x)));
+  if (broken) throw new ImportFormatError(`${line}行目の ${broken[0]} に対になっていないサロゲート(\\ud800 など)が含まれています。文字として読めないため取り込めません`);
   const issues: ImportIssue[] = [];
   const parsed = poiFieldsSchema.safeParse(input);
   if (!parsed.success) {
