@@ -91,11 +91,21 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
     },
   });
 
-  app.options(SEARCH_PATH, { schema: { hide: true } }, async (_request, reply) => {
+  const preflight = async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Access-Control-Allow-Methods', ALLOWED_METHODS);
     reply.header('Access-Control-Allow-Headers', 'Authorization, X-API-Key, Content-Type');
     reply.header('Access-Control-Max-Age', '86400');
     return reply.status(204).send();
+  };
+  app.options(SEARCH_PATH, { schema: { hide: true } }, preflight);
+  // A browser reads an answer only after its preflight passed, and a preflight passes only with a
+  // 2xx: a 404 preflight to a mistyped path showed as a CORS failure instead of the Japanese 404.
+  // So every preflight under /api/v1 passes, and the request that follows gets the 404 (with CORS
+  // headers, see setCommonHeaders). A bare OPTIONS (no Access-Control-Request-Method) is no
+  // preflight: 404 as any unknown path.
+  app.options('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (!request.headers['access-control-request-method']) return sendError(request, reply, 404, 'NOT_FOUND', messages.notFound);
+    return preflight(request, reply);
   });
 
   app.get(

@@ -3,6 +3,8 @@ import type { FieldError } from '../../lib/errors';
 /** The public search's parameters; only dataset_id may repeat. */
 export const SEARCH_PARAMETERS = ['dataset_id', 'keyword', 'latitude', 'longitude', 'radius', 'limit', 'offset', 'cursor'] as const;
 const REPEATABLE = new Set(['dataset_id']);
+/** The numeric parameters, with the names their messages use. */
+const NUMERIC: Record<string, string> = { latitude: '緯度', longitude: '経度', radius: '半径', limit: '件数(limit)', offset: '開始位置(offset)' };
 
 /** What a mistyped parameter most likely meant. */
 const HINTS: Record<string, string> = {
@@ -63,8 +65,15 @@ export function checkSearchQuery(rawQuery: string): FieldError[] {
       errors.push({ field: rawName, message: `パラメーター名 ${rawName} のURLエンコード(%xx)が正しくありません` });
       continue;
     }
-    if (eq !== -1 && decode(part.slice(eq + 1)) === undefined) {
+    const value = eq === -1 ? undefined : decode(part.slice(eq + 1));
+    if (eq !== -1 && value === undefined) {
       errors.push({ field: name, message: `${name} の値のURLエンコード(%xx)が正しくありません。UTF-8 の文字をパーセントエンコードして指定してください` });
+    }
+    const label = NUMERIC[name];
+    // Number(' 35.68') is 35.68 and the schema trims, so `latitude=%2035.68` (or `+35.68`, a tab,
+    // full-width digits) was searched and billed: a number must be sent as plain ASCII.
+    if (label && value !== undefined && /[^\x21-\x7e]/.test(value)) {
+      errors.push({ field: name, message: `${label}に空白や全角の文字が含まれています。半角の数字だけで指定してください` });
     }
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
