@@ -7,6 +7,7 @@ import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } f
 import { pgClientOf, type Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
+import { timeSlice } from '../../lib/time-slice';
 import { createTtlCache } from '../../lib/ttl-cache';
 import type { CurrentUser } from '../../plugins/auth';
 import { adjustPoiCount, findDataset, type DatasetRow } from '../datasets/datasets.repository';
@@ -20,9 +21,13 @@ const EXPORT_PAGE = 2000;
 /** Rows naming a poi_id are looked up and updated this many at a time. */
 const NAMED_BATCH = 1000;
 
-/** What an import failure tells the client: file problems are 400, sizes 413. */
+/** The import was stopped because the server is closing (SIGTERM): nothing was written, 503. */
+export class ImportInterruptedError extends Error {}
+
+/** What an import failure tells the client: file problems are 400, sizes 413, a shutdown 503. */
 function importError(err: unknown): unknown {
   if (err instanceof AppError) return err;
+  if (err instanceof ImportInterruptedError) return new AppError('SERVICE_UNAVAILABLE', messages.internalError);
   if (err instanceof ImportExpandedTooLargeError) return new AppError('PAYLOAD_TOO_LARGE', err.message);
   if (err instanceof ImportFormatError) return new AppError('VALIDATION_ERROR', err.message);
   return err;
@@ -74,7 +79,7 @@ export interface PoisService {
    * An uploaded file (≤ 10 MB as sent, gzip or not): valid rows in one transaction, as the mode
    * says (see IMPORT_MODES), invalid ones skipped and reported (the first 100 issues).
    */
-  importFile(user: CurrentUser, datasetId: string, options: { format: ImportFormat; mode: ImportMode }, upload: Buffer): Promise<ImportResult>;
+  importFile(user: CurrentUser, datasetId: string, options: { format: ImportFormat; mode: ImportMode; signal?: AbortSignal }, upload: Buffer): Promise<ImportResult>;
   /** The dataset's name and every POI of it (a managed dataset), a page at a time, in id order. */
   exportRows(user: CurrentUser, datasetId: string): Promise<{ name: string; pages: AsyncGenerator<repo.PoiRow[]> }>;
   /** Resolves when no statistics refresh is under way (before the database closes; tests). */
@@ -367,7 +372,11 @@ export function createPoisService(deps: {
       });
     },
 
-    async importFile(user, datasetId, { format, mode }, upload) {
+    async importFile(user, datasetId, { format, mode, signal }, upload) {
+      // Decoding, parsing, validating, folding and readings run on this thread in slices of
+      // DEFAULT_SLICE_MS, each followed by a turn of the event loop (lib/time-slice: why, and
+      // what it cost); the server closing stops the import at the next slice, rolled back.
+      const slice = timeSlice({ signal });
       let source: ImportSource;
       try {
         source = await prepareImportSource(upload);
@@ -388,6 +397,7 @@ export function createPoisService(deps: {
         const named = new Map<string, { line: number; fields: PoiFields }>();
         try {
           for await (const item of parseImport(source.chunks(), format, source.encoding)) {
+            await slice.tick();
             out.total += 1;
             if (!item.ok) {
               skip(item.issues);
@@ -410,6 +420,7 @@ export function createPoisService(deps: {
             const owners = await repo.findPoiDatasets(tx, batch.map(([id]) => id));
             const updates: Array<{ id: string; fields: PoiFields }> = [];
             for (const [id, row] of batch) {
+              await slice.tick();
               const owner = owners.get(id);
               if (owner === datasetId) {
                 updates.push({ id, fields: row.fields });
@@ -421,6 +432,7 @@ export function createPoisService(deps: {
                 out.added += 1;
               }
             }
+            await slice.tick();
             await repo.updatePoisBulk(tx, updates);
             out.updated += updates.length;
           }
