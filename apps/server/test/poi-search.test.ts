@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { greatCircleMeters } from '@poi/shared/geo';
 import { keywordWords, SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
 import { foldSearchWord } from '@poi/shared/search-fold';
+import { buildSearchStatements } from '../src/modules/pois/pois.repository';
 import { searchColumns } from '../src/modules/pois/search-columns';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
@@ -347,24 +348,24 @@ describe('search parameters', () => {
 });
 
 describe('index use', () => {
-  it('reads radius queries from the GiST index in distance order (KNN), never sorting', async () => {
+  it('reads radius queries from the GiST index in distance order (KNN), sorting only the window', async () => {
     await ctx.query('ANALYZE pois');
-    // The same settings the service uses for point searches.
-    // One connection for both statements: SET LOCAL holds for the transaction only.
+    // The statement the service runs, with the settings it uses for point searches (knnDb's
+    // connections; a transaction on PGlite). SET LOCAL holds for the transaction only.
     const plan = await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
       await tx.execute(sql`SET LOCAL enable_sort = off`);
-      const result = await tx.execute(
-        sql.raw(`EXPLAIN SELECT id FROM pois WHERE earth_box(ll_to_earth(35.68, 139.76), 1000) @> earth
-         AND earth_distance(ll_to_earth(35.68, 139.76), earth) <= 1000
-         ORDER BY earth <-> ll_to_earth(35.68, 139.76) LIMIT 20`),
-      );
+      const { point } = buildSearchStatements(tx, { datasetIds: [datasetA], point: { latitude: 35.68, longitude: 139.76, radius: 1000 }, limit: 20, offset: 0 });
+      const result = await tx.execute(sql`EXPLAIN ${point!.getSQL()}`);
       return result.rows as Array<Record<string, string>>;
     });
     const text = plan.map((r) => Object.values(r)[0]).join('\n');
     expect(text).toContain('pois_earth_idx');
     expect(text).toMatch(/Order By/);
-    expect(text).not.toMatch(/Sort|Seq Scan/);
+    expect(text).not.toMatch(/Seq Scan|Bitmap/);
+    expect(text).toMatch(/Order By: \(\(cube_enlarge\(\(earth\)::cube/);
+    // The only sort is of the window's rows (the page's exact order), never of the table's.
+    expect(text.match(/Sort Key: .*/g)).toEqual(['Sort Key: ranked.rknn, ranked.rid']);
   });
 });

@@ -177,6 +177,14 @@ const {
 const RADIUS_TO_EARTHDISTANCE = sql.raw(`${EARTHDISTANCE_RADIUS_M / EARTH_MEAN_RADIUS_M}::float8`);
 const EARTHDISTANCE_TO_MEAN = sql.raw(`${EARTH_MEAN_RADIUS_M / EARTHDISTANCE_RADIUS_M}::float8`);
 
+/**
+ * What pois_earth_idx holds for a POI (migration 0018): its earth point as a box of ±1 µm, which
+ * keeps cube's split from degenerating on points that lie on one line. The walks of a point search
+ * read the index in the order of the distance to this box, which is at most the point's own KNN
+ * value and less by under 2 µm (1 µm per axis), and never in a different order by more than that.
+ */
+const earthKey = sql`cube_enlarge(${pois.earth}, 1e-6, 3)`;
+
 /** Great-circle metres (mean Earth) of a KNN value: the chord between cube points on earthdistance's sphere. */
 export const chordToMeters = (chord: number) => 2 * EARTH_MEAN_RADIUS_M * Math.asin(Math.min(1, chord / (2 * EARTHDISTANCE_RADIUS_M)));
 
@@ -214,25 +222,27 @@ function datasetCondition(ids: unknown[]): SQL {
 
 /**
  * A search around a point, in the documented order (distance, then poi_id) without giving up
- * the GiST index's KNN order: `ranked` reads the first `window` matches nearest first (the
- * planner cannot keep that index order with a second sort key: it would sort every match of a
- * dense box), then only those rows are sorted by (knn, id) and the page cut from them. Rows
- * whose KNN value ties with the window's last one may be only partly in the window: the caller
- * sees that (fetched = window and the page's last knn = last_knn) and asks a larger window.
- * `fetched` also gives the total without a second walk when the window reaches past the cap.
+ * the GiST index's KNN order: `ranked` reads the first `window` matches nearest first by the
+ * index's key (the planner cannot keep that index order with a second sort key: it would sort
+ * every match of a dense box), then only those rows are sorted by (knn, id), knn being the stored
+ * point's exact value, and the page cut from them. A row the walk did not reach has a key
+ * distance of at least the window's last one (last_box), so its knn is at least that too: the
+ * page is exact when its last knn is below last_box. Otherwise (ties at the window's end, or
+ * rows within the key's 2 µm of it) the caller asks a larger window. `fetched` also gives the
+ * total without a second walk when the window reaches past the cap.
  */
 export function buildPointQuery(ex: Executor, p: PointParams) {
-  const { filter, boxFilter, center, knnOf } = pointWhere(p);
+  const { filter, boxFilter, center, knnOf, walkOf } = pointWhere(p);
   // Past the key's band, or inside it after the key's id (an exact tie when the band is zero).
   const after = p.after
     ? sql`(${knnOf} > ${p.after.hi}::float8 OR (${knnOf} >= ${p.after.lo}::float8 AND ${pois.id} > ${p.after.id}::uuid))`
     : undefined;
   const ranked = ex.$with('ranked').as(
     ex
-      .select({ rid: sql<string>`${pois.id}`.as('rid'), rknn: sql<number>`${knnOf}`.as('rknn') })
+      .select({ rid: sql<string>`${pois.id}`.as('rid'), rknn: sql<number>`${knnOf}`.as('rknn'), rbox: sql<number>`${walkOf}`.as('rbox') })
       .from(pois)
       .where(and(filter, after))
-      .orderBy(knnOf)
+      .orderBy(walkOf)
       .limit(p.window as number),
   );
   const page = ex.$with('page').as(
@@ -250,7 +260,7 @@ export function buildPointQuery(ex: Executor, p: PointParams) {
   const cap = sql.raw(String(SEARCH_TOTAL_CAP + 1));
   const count = boxCount(p)
     ? sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${boxFilter} LIMIT ${cap}) AS matches)`
-    : sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${filter} ORDER BY ${knnOf} LIMIT ${cap}) AS matches)`;
+    : sql<number>`(SELECT count(*)::int FROM (SELECT 1 FROM ${pois} WHERE ${filter} ORDER BY ${walkOf} LIMIT ${cap}) AS matches)`;
   const total = p.counted ? count : sql<null>`NULL::int`;
   return ex
     .with(ranked, page)
@@ -260,6 +270,7 @@ export function buildPointQuery(ex: Executor, p: PointParams) {
       knn: sql<number>`pknn`,
       fetched: sql<number>`(SELECT count(*)::int FROM ranked)`,
       lastKnn: sql<number>`(SELECT max(rknn) FROM ranked)`,
+      lastBox: sql<number>`(SELECT max(rbox) FROM ranked)`,
       total,
     })
     .from(page)
@@ -267,7 +278,7 @@ export function buildPointQuery(ex: Executor, p: PointParams) {
     .orderBy(sql`pknn`, sql`pid`);
 }
 
-type PointRow = PoiSearchRow & { knn: number; fetched: number; lastKnn: number; total: number | null };
+type PointRow = PoiSearchRow & { knn: number; fetched: number; lastKnn: number; lastBox: number; total: number | null };
 type PointStatement = { execute(values: Record<string, unknown>): Promise<PointRow[]> };
 const pointStatements = new WeakMap<object, Map<string, PointStatement>>();
 
@@ -315,7 +326,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
       limit: slot('limit'),
       after: r.after ? { lo: slot('afterLo'), hi: slot('afterHi'), id: slot('afterId') } : undefined,
       counted: r.counted,
-    }).prepare(`poi_point_${shape}_v5`) as unknown as PointStatement;
+    }).prepare(`poi_point_${shape}_v6`) as unknown as PointStatement;
     byShape.set(shape, statement);
   }
   const values: Record<string, unknown> = { ...r.point, window: r.window, offset: r.offset, limit: r.limit };
@@ -361,20 +372,21 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
     if (!last && known) return { rows: [], ...known };
     if (!last) {
       // Nothing at this offset (or after this cursor): the total comes from a count of its own.
-      const { filter, knnOf } = pointWhere({ ...f.point, datasetIds: f.datasetIds, terms });
-      const [{ total } = { total: 0 }] = await countQuery(ex, filter, [knnOf]);
+      const { filter, walkOf } = pointWhere({ ...f.point, datasetIds: f.datasetIds, terms });
+      const [{ total } = { total: 0 }] = await countQuery(ex, filter, [walkOf]);
       return { rows: [], ...capTotal(total) };
     }
     const { fetched, lastKnn } = last;
-    // A tie with the window's last row may continue past the window: read a larger one.
-    if (fetched === window && Number(last.knn) === Number(lastKnn)) {
+    // Rows past the window may come before the page's last row (a tie, or within the key's 2 µm
+    // of it): read a larger window.
+    if (fetched === window && !(Number(last.knn) < Number(last.lastBox))) {
       window = window * 2 + 100;
       continue;
     }
     const more = fetched > offset + f.limit;
     const total = known ?? capTotal(after ? Number(last.total) : fetched);
     return {
-      rows: rows.map(({ knn: _k, fetched: _f, lastKnn: _l, total: _t, ...row }) => ({ ...row, distance: Number(row.distance) })),
+      rows: rows.map(({ knn: _k, fetched: _f, lastKnn: _l, lastBox: _b, total: _t, ...row }) => ({ ...row, distance: Number(row.distance) })),
       ...total,
       next: more ? { knn: Number(last.knn), id: last.id } : undefined,
       // The window's rows are all within its last KNN value (a chord of earthdistance's sphere).
@@ -393,7 +405,8 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
     and(
       dataset,
       ...p.terms.map((t) => keywordCondition(t as KeywordTerms)),
-      p.radius !== undefined ? sql`earth_box(${center}, ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}) @> ${pois.earth}` : undefined,
+      // The key's box overlaps the radius's cube when the point is in it (or within 1 µm of it).
+      p.radius !== undefined ? sql`earth_box(${center}, ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}) && ${earthKey}` : undefined,
       p.radius !== undefined ? sql`earth_distance(${center}, ${pois.earth}) <= ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}` : undefined,
     )!;
   return {
@@ -404,7 +417,10 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
     // dataset through pois_dataset_created_idx until the cap's matches would take seconds).
     boxFilter: where(sql`(${datasetCondition(p.datasetIds)}) IS TRUE`),
     center,
+    /** The exact order: the stored point's KNN value. */
     knnOf: sql`${pois.earth} <-> ${center}`,
+    /** The order the index can walk (earthKey): never above knnOf, and below it by under 2 µm. */
+    walkOf: sql`${earthKey} <-> ${center}`,
   };
 }
 
