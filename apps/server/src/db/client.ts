@@ -56,7 +56,10 @@ export interface DatabaseOptions {
    * 3 s of creating and migrating a database. Migrations still run (already applied: a no-op).
    */
   pgliteDump?: Blob;
-  /** An idle PostgreSQL connection was lost (logged by the server; the pool reconnects). */
+  /**
+   * A PostgreSQL connection was lost, idle or in use (logged by the server; the pool opens a new
+   * one on the next query). The error is a summary: pg's own carries the whole client object.
+   */
   onIdleError?: (err: Error) => void;
 }
 
@@ -68,13 +71,62 @@ const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan
 
 export class DatabaseLocaleError extends Error {}
 
+/**
+ * Pool settings for a database that goes away (issue 30 §3). A connection attempt to a host that
+ * does not answer (a failover in progress, a dropped network) fails after 5 s instead of waiting
+ * for TCP's minutes, so requests are refused (503) rather than queued; keepalive finds a
+ * connection whose peer vanished without a FIN.
+ */
+const RECONNECT_OPTIONS = { connectionTimeoutMillis: 5_000, keepAlive: true } satisfies pg.PoolConfig;
+
+/** pg's errors name their client (a large object graph): what is worth a log line. */
+export function connectionErrorSummary(err: Error & { code?: string }): Error {
+  return Object.assign(new Error(err.message), { name: err.name, code: err.code });
+}
+
+/**
+ * Makes a pool survive its connections being closed under it (a restart, a failover,
+ * pg_terminate_backend, an idle-connection killer):
+ *
+ * - An idle client's 'error' goes to the pool's 'error' event, listened to here (pg-pool then
+ *   drops the client).
+ * - A checked-out client has no 'error' listener of pg-pool's while a caller holds it between two
+ *   queries (a drizzle transaction, the close job's lock connection): its 'error' event, unheard,
+ *   was an uncaught exception that ended the process ("Connection terminated unexpectedly ...
+ *   Emitted 'error' event on Client instance"). Every client gets a listener of its own here.
+ * - That client is released to the pool with the error at once (the pool ends it and frees its
+ *   slot), and a later release by its holder does nothing. drizzle's transaction() never
+ *   releases a client whose `begin` failed (its try/finally starts after it): without this,
+ *   every kill that caught a `begin` in flight leaked a slot of the pool for good, and 20 of them
+ *   would have left every query waiting forever.
+ */
+function guardPool(pool: pg.Pool, onError: ((err: Error) => void) | undefined): pg.Pool {
+  const report = (err: Error) => onError?.(connectionErrorSummary(err));
+  pool.on('error', report);
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      // Idle: pg-pool's own listener has removed it and reported it through the pool's 'error'.
+      if (!checkedOut.has(client)) return;
+      report(err);
+      const release = client.release.bind(client);
+      let released = false;
+      client.release = (e?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        release(e);
+      };
+      client.release(err);
+    });
+  });
+  return pool;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 20 });
-    // An idle connection that PostgreSQL closes (a restart, a dropped database) is reported here;
-    // without a listener the pool's 'error' event would bring the whole process down. The pool
-    // opens a new connection on the next query.
-    pool.on('error', (err) => options.onIdleError?.(err));
+    const pool = guardPool(new pg.Pool({ connectionString: options.url, max: 20, ...RECONNECT_OPTIONS }), options.onIdleError);
     const db = drizzlePg(pool);
     try {
       await assertUtf8Ctype(db);
@@ -83,8 +135,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw err;
     }
-    const knnPool = new pg.Pool({ connectionString: options.url, max: 5, options: KNN_SESSION_OPTIONS });
-    knnPool.on('error', (err) => options.onIdleError?.(err));
+    const knnPool = guardPool(new pg.Pool({ connectionString: options.url, max: 5, options: KNN_SESSION_OPTIONS, ...RECONNECT_OPTIONS }), options.onIdleError);
     return {
       db,
       knnDb: drizzlePg(knnPool),
