@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { listenWithRetry } from './pg-listen';
 
 /**
  * Tells the caches that a row changed, so that a suspended user, a revoked key or a new price
@@ -47,53 +47,35 @@ export const CHANGE_CHANNEL = 'poi_changes';
 /**
  * Shares a feed's changes between instances on one PostgreSQL database: a dedicated connection
  * LISTENs on CHANGE_CHANNEL and feeds what other instances NOTIFY into this instance's listeners;
- * this instance's changes are sent with pg_notify. The connection is re-opened after a loss
- * (every cache is then dropped, as changes may have been missed meanwhile).
+ * this instance's changes are sent with pg_notify. The connection is re-opened after a loss, with
+ * backoff (lib/pg-listen.ts); every cache is then dropped once, as changes may have been missed
+ * meanwhile.
  */
-export function connectPgChangeFeed(feed: ChangeFeed, url: string, log: { warn(obj: object, msg: string): void }) {
+export function connectPgChangeFeed(feed: ChangeFeed, url: string, log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }) {
   const instance = randomUUID();
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
-    c.on('error', () => undefined);
-    c.on('end', () => {
-      if (closed) return;
-      client = undefined;
-      retry = setTimeout(() => void connect(), 1000);
-    });
-    c.on('notification', (msg) => {
-      const [from, kind, id] = (msg.payload ?? '').split('|');
+  const listener = listenWithRetry({
+    url,
+    channel: CHANGE_CHANNEL,
+    onNotification: (payload) => {
+      const [from, kind, id] = payload.split('|');
       if (from === instance || !KINDS.includes(kind as ChangeKind)) return;
       feed.receive(kind as ChangeKind, id || undefined);
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${CHANGE_CHANNEL}`);
-      const reconnected = client === undefined && retry !== undefined;
-      client = c;
-      // Changes sent while the connection was down were missed: forget everything once.
-      if (reconnected) for (const kind of KINDS) feed.receive(kind);
-    } catch (err) {
-      log.warn({ err }, 'change notifications: could not listen; other instances follow within their cache lifetimes');
-      await c.end().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void connect(), 5000);
-    }
-  };
-
-  feed.setPublisher((kind, id) => {
-    client?.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, `${instance}|${kind}|${id ?? ''}`]).catch(() => undefined);
+    },
+    // Changes sent while the connection was down were missed: forget everything once.
+    onListening: (again) => {
+      if (again) for (const kind of KINDS) feed.receive(kind);
+    },
+    onDown: (err) => log.warn({ err: { message: err.message } }, 'change notifications: connection lost; listening again with backoff, other instances follow within their cache lifetimes'),
+    onUp: () => log.info({}, 'change notifications: listening again; caches dropped'),
   });
 
+  feed.setPublisher((kind, id) => listener.notify(CHANGE_CHANNEL, `${instance}|${kind}|${id ?? ''}`));
+
   return {
-    ready: connect(),
+    ready: listener.ready,
     async close() {
-      closed = true;
-      clearTimeout(retry);
       feed.setPublisher(undefined);
-      await client?.end().catch(() => undefined);
+      await listener.close();
     },
   };
 }

@@ -20,12 +20,12 @@
  * Datasets are indexed while the estimate of their size fits SEARCH_INDEX_MAX_MB; the others stay
  * on PostgreSQL.
  */
-import pg from 'pg';
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
+import { listenWithRetry, type PgListener } from '../../lib/pg-listen';
 import { datasets } from '../../db/schema/datasets';
 import { searchChanges } from '../../db/schema/search-changes';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
@@ -210,11 +210,13 @@ export function createSearchIndex(deps: {
   /** Bytes per POI seen so far, for estimates before a build. */
   let bytesPerPoi = 600;
   const queue: string[] = [];
+  /** Datasets whose build failed, built again from retryAt on (1 s, doubling up to a minute). */
+  const buildFailures = new Map<string, { attempts: number; retryAt: number }>();
   let building: Promise<void> | undefined;
   let idle: Array<() => void> = [];
   let pollTimer: NodeJS.Timeout | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
-  let listener: pg.Client | undefined;
+  let listener: PgListener | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
   /** Whether the read under way has asked for its snapshot (a commit after that is not in it). */
@@ -249,10 +251,14 @@ export function createSearchIndex(deps: {
         if (states.get(id)?.status !== 'queued') continue;
         try {
           await build(id);
+          buildFailures.delete(id);
         } catch (err) {
-          // The dataset stays on PostgreSQL; its next change queues it again.
-          if (!stopped) log.warn({ err, datasetId: id }, 'search index: building a dataset failed');
+          // The dataset stays on PostgreSQL; it is built again after a wait (the database may have
+          // gone away: a restart, a killed connection), or at its next change.
+          if (!stopped) log.warn({ err: { message: (err as Error).message }, datasetId: id }, 'search index: building a dataset failed; it is tried again');
           if (states.get(id)?.status === 'building') states.delete(id);
+          const attempts = (buildFailures.get(id)?.attempts ?? 0) + 1;
+          buildFailures.set(id, { attempts, retryAt: Date.now() + Math.min(1_000 * 2 ** (attempts - 1), 60_000) });
         }
       }
     } finally {
@@ -496,28 +502,57 @@ export function createSearchIndex(deps: {
     return reading;
   }
 
+  /** Whether the last read failed: an outage is logged once, not four times a second. */
+  let readFailing = false;
   const readQuietly = () =>
-    read().catch((err) => {
-      if (!stopped) log.warn({ err }, 'search index: reading the change log failed; searches go to PostgreSQL until it can be read');
-    });
+    read().then(
+      () => {
+        if (readFailing) log.info('search index: the change log is read again');
+        readFailing = false;
+        const now = Date.now();
+        for (const [id, f] of buildFailures) if (f.retryAt <= now && !states.has(id)) enqueue(id);
+      },
+      (err: Error) => {
+        if (!stopped && !readFailing) log.warn({ err: { message: err.message } }, 'search index: reading the change log failed; searches go to PostgreSQL until it can be read');
+        readFailing = true;
+      },
+    );
 
-  async function listen(url: string): Promise<void> {
-    const c = new pg.Client({ connectionString: url });
-    c.on('error', () => undefined);
-    c.on('notification', () => void readQuietly());
-    c.on('end', () => {
-      if (listener === c) listener = undefined;
-      if (!stopped) setTimeout(() => void listen(url).catch(() => undefined), 1_000);
+  /**
+   * Other instances' writes, heard at once. The connection is opened again with backoff after a
+   * loss (lib/pg-listen.ts); on every re-connection the log is read, which catches up on what was
+   * written meanwhile (the read starts from the snapshot of the last one). The poll every
+   * POLL_MS reads it too, whether or not the connection is up.
+   */
+  function listen(url: string): PgListener {
+    return listenWithRetry({
+      url,
+      channel: SEARCH_CHANNEL,
+      onNotification: () => void readQuietly(),
+      onListening: (again) => {
+        if (again) void readQuietly();
+      },
+      onDown: (err) => log.warn({ err: { message: err.message } }, 'search index: change notifications lost; listening again with backoff, the log is read every 250 ms meanwhile'),
+      onUp: () => log.info('search index: change notifications back; the log is read for what was missed'),
     });
-    await c.connect();
-    await c.query(`LISTEN ${SEARCH_CHANNEL}`);
-    listener = c;
   }
 
-  async function startUp(): Promise<void> {
-    await read();
-    const rows = await db.select({ id: datasets.id }).from(datasets).orderBy(datasets.poiCount);
-    for (const r of rows) if (!states.has(r.id)) enqueue(r.id);
+  /** Whether the datasets were listed since the last start-up (a failed one, the database being away, is tried again by the poll). */
+  let startedUp = false;
+  let startingUp: Promise<void> | undefined;
+  function startUp(): Promise<void> {
+    startingUp ??= (async () => {
+      try {
+        startedUp = false;
+        await read();
+        const rows = await db.select({ id: datasets.id }).from(datasets).orderBy(datasets.poiCount);
+        for (const r of rows) if (!states.has(r.id)) enqueue(r.id);
+        startedUp = true;
+      } finally {
+        startingUp = undefined;
+      }
+    })();
+    return startingUp;
   }
 
   function merge(filter: PoiSearchFilter, indexes: DatasetIndex[], words: string[]): IndexedSearch {
@@ -558,12 +593,16 @@ export function createSearchIndex(deps: {
       deps.changes?.on('dataset', () => {
         if (!selfNotice) void readQuietly();
       });
-      if (deps.url) void listen(deps.url).catch((err) => log.warn({ err }, 'search index: could not LISTEN; the change log is read every 250 ms'));
+      if (deps.url) listener = listen(deps.url);
       pollTimer = setInterval(() => {
         if (Date.now() - lastReadAt > LOG_RETENTION_MS / 2 && lastReadAt) {
           // Too long without the log: what it held may be pruned. Start over.
           states.clear();
           position = undefined;
+          void startUp().catch(() => undefined);
+          return;
+        }
+        if (!startedUp) {
           void startUp().catch(() => undefined);
           return;
         }
@@ -588,7 +627,7 @@ export function createSearchIndex(deps: {
       clearInterval(pruneTimer);
       const c = listener;
       listener = undefined;
-      await c?.end().catch(() => undefined);
+      await c?.close();
       await reading?.catch(() => undefined);
       await building?.catch(() => undefined);
     },
