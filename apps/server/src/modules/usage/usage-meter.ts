@@ -24,6 +24,8 @@ export interface UsageEvent {
 
 /** Events waiting beyond this many mean the database is not keeping up: new searches are refused. */
 const DEFAULT_MAX_PENDING = 200_000;
+/** The longest wait between two flushes that failed (a database away is written to within this of its return). */
+const MAX_RETRY_MS = 4_000;
 /** Events written per statement; a longer backlog is written in several. */
 const FLUSH_BATCH = 5_000;
 
@@ -174,8 +176,25 @@ export function createUsageMeter(deps: {
     },
     start() {
       if (timer) return;
+      // A failed flush keeps its events (in front, same request ids) and is tried again after a
+      // wait that doubles from the interval up to MAX_RETRY_MS: the database may be restarting or
+      // failing over. One error line per outage, one line when the backlog is stored.
+      let failures = 0;
+      let retryAt = 0;
       timer = setInterval(() => {
-        meter.flush().catch((err) => log.error({ err, pending: buffer.length }, 'usage flush failed; retrying'));
+        if (Date.now() < retryAt || running) return;
+        meter.flush().then(
+          () => {
+            if (failures) log.warn({ failures }, 'usage flush succeeded again; the buffered events are stored');
+            failures = 0;
+            retryAt = 0;
+          },
+          (err: Error) => {
+            if (!failures) log.error({ err: { message: err.message }, pending: buffer.length }, 'usage flush failed; events kept and retried with backoff');
+            failures += 1;
+            retryAt = Date.now() + Math.min(intervalMs * 2 ** (failures - 1), MAX_RETRY_MS);
+          },
+        );
       }, intervalMs);
       timer.unref();
     },
