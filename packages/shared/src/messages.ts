@@ -46,6 +46,8 @@ export const messages = {
   headersTooLarge: 'リクエストヘッダーが大きすぎます',
   badRequest: 'リクエストの形式が正しくありません',
   internalError: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください',
+  // The database is unreachable (a restart, a failover): the server waits for it and reconnects.
+  databaseUnavailable: 'データベースに接続できません。しばらくしてから再度お試しください',
   profileUpdated: 'プロフィールを更新しました',
   profileUpdateFailed: 'プロフィールの更新に失敗しました',
   displayNameRequired: '表示名を入力してください',

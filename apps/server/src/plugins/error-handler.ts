@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages } from '@poi/shared/messages';
 import { ERROR_CODES, type ApiError, type ErrorCode } from '@poi/shared/schemas/common';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, type FieldError } from '../lib/errors';
 import { findUnstorableText } from '../lib/storable-text';
 
@@ -133,6 +134,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       request.log.info({ err: error }, 'bad request');
       const [code, message] = clientErrorAnswer({ code: error.code, statusCode: status });
       return send(reply, ERROR_CODES[code], code, message);
+    }
+    // The database away (a restart, a failover, a killed connection): the pools reconnect on their
+    // own, so the client is asked to come back rather than told the server failed.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { message: error.message, cause: (error as { cause?: { message?: string } }).cause?.message } }, 'database unavailable');
+      reply.header('Retry-After', '2');
+      return send(reply, 503, 'SERVICE_UNAVAILABLE', messages.databaseUnavailable);
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
