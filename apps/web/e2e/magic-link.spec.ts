@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectAxeClean } from './support/a11y';
 import { uniqueEmail } from './support/auth';
 import { extractCode, extractMagicPath, waitForMail } from './support/mailbox';
 
@@ -67,6 +68,7 @@ test.describe('magic link behind a mail scanner', () => {
     expect(box.height).toBeGreaterThanOrEqual(44);
     await userPage.screenshot({ path: test.info().outputPath('magic-link-confirm-390.png'), fullPage: true });
     await userPage.screenshot({ path: 'apps/web/e2e/.artifacts/magic-link-confirm-390.png', fullPage: true });
+    await expectAxeClean(userPage, 'magic link confirmation');
 
     // Keyboard: Tab reaches the button, Enter presses it.
     await userPage.keyboard.press('Tab');
