@@ -27,6 +27,10 @@ export async function startServerProcess(port: number, smtpPort: number, env: Re
       PUBLIC_URL: baseUrl,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
+      // CI exports REDIS_URL for the route tests' Redis database: the browser suite's servers keep
+      // their limits in memory, each its own, as before (one shared Redis would count every
+      // server's sign-ins against one AUTH_IP_LIMIT window).
+      REDIS_URL: '',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       AUTH_IP_LIMIT: '1000',
       LOG_LEVEL: 'warn',
