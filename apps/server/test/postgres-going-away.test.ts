@@ -227,6 +227,48 @@ describe('PostgreSQL going away', () => {
     }
   });
 
+  it('a transaction whose connection is killed between two queries fails, frees its pool slot, and raises no unhandled error', async (ctx) => {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) return ctx.skip();
+    const scratch = await createScratchDatabase();
+    const database = await scratch.open();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+      let pid = 0;
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      let inside!: () => void;
+      const started = new Promise<void>((resolve) => (inside = resolve));
+      const tx = database.db.transaction(async (t) => {
+        pid = ((await t.execute(sql`SELECT pg_backend_pid() AS pid`)).rows[0] as { pid: number }).pid;
+        inside();
+        // Checked out and idle in the transaction: pg-pool's own 'error' listener is off.
+        await paused;
+        await t.execute(sql`SELECT 1`);
+      });
+      tx.catch(() => undefined);
+      await started;
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await sleep(300);
+      resume();
+      await expect(tx).rejects.toThrow();
+      expect(uncaught).toEqual([]);
+      // Nothing left checked out, and the pool answers with a new connection.
+      expect(pool.totalCount).toBe(pool.idleCount);
+      expect((await database.db.execute(sql`SELECT 1 AS one`)).rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await admin.end();
+      await database.close();
+      await scratch.drop();
+    }
+  });
+
   it('survives a restart of its PostgreSQL cluster: /healthz 503 while down, answers within 5 s after, metered = answered', { timeout: 120_000 }, async (ctx) => {
     if (!existsSync(path.join(PG_BIN, 'initdb')) || !existsSync(path.join(PG_BIN, 'pg_ctl'))) return ctx.skip();
     // initdb and postgres refuse to run as root: as root they run as the postgres user.
