@@ -39,7 +39,7 @@ function ids(index: DatasetIndex, q: PointQuery, n: number, count: number, tunin
   tuneIndexSearch(tuning);
   try {
     const found = index.search(prepareQuery(q), n, count);
-    return { ids: found.matches.map((m) => m.id), counted: found.counted };
+    return { ids: found!.matches.map((m) => m.id), counted: found!.counted };
   } finally {
     tuneIndexSearch();
   }
@@ -92,11 +92,27 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
     b.add(pageOf([{ id: idOf(1), lat: 35.72, lon: 139.72, text: 'アト' }]));
     const index = b.finish();
     expect(index.size).toBe(2);
-    const near = index.search(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10, 10).matches;
+    const near = index.search(prepareQuery({ latitude: 35.72, longitude: 139.72 }), 10, 10)!.matches;
     expect(near.map((m) => m.id)).toEqual([idOf(1), idOf(2)]);
     expect(JSON.parse(answersJson([index.answerOf(near[0]!)]).toString())[0]).toMatchObject({ poi_id: idOf(1), latitude: 35.72, longitude: 139.72 });
-    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10, 10).matches).toEqual([]);
-    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10, 10).matches.map((m) => m.id)).toEqual([idOf(1)]);
+    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['マエ'] }), 10, 10)!.matches).toEqual([]);
+    expect(index.search(prepareQuery({ latitude: 35.72, longitude: 139.72, words: ['アト'] }), 10, 10)!.matches.map((m) => m.id)).toEqual([idOf(1)]);
+  });
+
+  it("POIs sharing one point come in id order; past the walk's bound (thousands of ties) the search is left to PostgreSQL", () => {
+    const at = { latitude: 35.681236, longitude: 139.767125 };
+    const shared = (count: number) => build(Array.from({ length: count }, () => ({ lat: at.latitude, lon: at.longitude, words: [] })), 1000);
+    // Ids given in order, so the first page is the lowest ids; the radius is not what stops the walk.
+    const few = shared(1_000).search(prepareQuery({ ...at, radius: 1_000 }), 20, 101)!;
+    expect(few.matches.map((m) => m.id)).toEqual(Array.from({ length: 20 }, (_, k) => idOf(k + 1)));
+    expect(few.counted).toBe(101);
+    tuneIndexSearch({ boxes: false });
+    try {
+      // Each round of the walk reads 4× the last: 10,000 ties need a round past WALK_ROWS_MAX.
+      expect(shared(10_000).search(prepareQuery(at), 20, 101)).toBeUndefined();
+    } finally {
+      tuneIndexSearch();
+    }
   });
 
   it('an empty dataset answers nothing; rows written since the build are found, with their coordinates, until removed', () => {
@@ -104,7 +120,7 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
     const q = prepareQuery({ latitude: 35.7, longitude: 139.7, radius: 1_000 });
     expect(index.search(q, 10, 101)).toEqual({ matches: [], counted: 0 });
     index.upsert({ id: idOf(7), latitude: 35.7001, longitude: 139.7, head: `{"poi_id":"${idOf(7)}"`, tail: ',"x":1', text: 'カフェ' });
-    const found = index.search(q, 10, 101);
+    const found = index.search(q, 10, 101)!;
     expect(found.counted).toBe(1);
     expect(JSON.parse(answersJson(found.matches.map((m) => index.answerOf(m))).toString())[0]).toMatchObject({ poi_id: idOf(7), latitude: 35.7001, longitude: 139.7, x: 1 });
     index.remove(idOf(7));

@@ -555,16 +555,22 @@ export function createSearchIndex(deps: {
     return startingUp;
   }
 
-  function merge(filter: PoiSearchFilter, indexes: DatasetIndex[], words: string[]): IndexedSearch {
+  /** The search from the datasets' indexes; undefined when one of them leaves it to PostgreSQL (DatasetIndex.search). */
+  function merge(filter: PoiSearchFilter, indexes: DatasetIndex[], words: string[]): IndexedSearch | undefined {
     const point = filter.point!;
     const key = filter.after && 'knn' in filter.after ? filter.after : undefined;
     const after = key ? { ...knnBand(key, true), id: key.id } : undefined;
     const offset = after ? 0 : filter.offset;
     const cap = SEARCH_TOTAL_CAP + 1;
     // The first n matches of every dataset, and their number up to `count`.
-    const look = (q: PreparedQuery, n: number, count: number): Nearest => {
+    const look = (q: PreparedQuery, n: number, count: number): Nearest | undefined => {
       if (indexes.length === 1) return indexes[0]!.search(q, n, count);
-      const each = indexes.map((ix) => ix.search(q, n, count));
+      const each: Nearest[] = [];
+      for (const ix of indexes) {
+        const found = ix.search(q, n, count);
+        if (!found) return undefined;
+        each.push(found);
+      }
       return {
         matches: each.flatMap((e) => e.matches).sort(byKey).slice(0, n),
         counted: Math.min(count, each.reduce((sum, e) => sum + e.counted, 0)),
@@ -574,12 +580,17 @@ export function createSearchIndex(deps: {
     let page: Match[];
     let counted: number;
     if (after) {
-      page = look(prepareQuery({ ...point, after, words }), want, 0).matches;
+      const found = look(prepareQuery({ ...point, after, words }), want, 0);
       // The total counts every match, those before the cursor too, up to the cap and one.
-      counted = look(prepareQuery({ ...point, words }), 0, cap).counted;
+      const all = found && look(prepareQuery({ ...point, words }), 0, cap);
+      if (!found || !all) return undefined;
+      page = found.matches;
+      counted = all.counted;
     } else {
       // One look gives the page and the total (at least the cap and one rows are found; only the page's are ranked).
-      ({ matches: page, counted } = look(prepareQuery({ ...point, words }), want, cap));
+      const found = look(prepareQuery({ ...point, words }), want, cap);
+      if (!found) return undefined;
+      ({ matches: page, counted } = found);
     }
     const more = page.length > offset + filter.limit;
     const shown = page.slice(offset, offset + filter.limit);
@@ -644,8 +655,9 @@ export function createSearchIndex(deps: {
         if (s?.status !== 'ready') return undefined;
         indexes.push(s.index);
       }
-      served += 1;
-      return merge(filter, indexes, words);
+      const answer = merge(filter, indexes, words);
+      if (answer) served += 1;
+      return answer;
     },
 
     catchUp: () => readQuietly(),
