@@ -196,6 +196,18 @@ describe('a lone surrogate in text: 400 naming where, nothing written', () => {
   });
 });
 
+describe('JSON bodies nested 5,000 deep', () => {
+  it.each([
+    ['arrays', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['objects', `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`],
+  ])('%s: never the 500 of a stack overflow (routes without a body schema walk it whole)', async (_name, payload) => {
+    for (const url of ['/poi/bulk-import', '/api-keys/00000000-0000-4000-8000-000000000000/revoke', '/payment-method/remove', '/poi/register']) {
+      const res = await api('POST', url, provider, payload);
+      expect(res.statusCode, `${url} ${res.body}`).toBeLessThan(500);
+    }
+  });
+});
+
 describe('public search numbers with spaces or other digits: 400 naming the parameter, never billed', () => {
   async function billed(): Promise<number> {
     await ctx.app.usageMeter.flush();

@@ -21,3 +21,14 @@ describe('storable text', () => {
     expect(findUnstorableText(undefined)).toBeUndefined();
   });
 });
+
+describe('storable text in deep input', () => {
+  it('walks 100,000 levels without recursion and names the path', () => {
+    let deep: unknown = 'ok';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    expect(findUnstorableText(deep)).toBeUndefined();
+    let bad: unknown = '\ud800';
+    for (let i = 0; i < 3; i++) bad = [bad];
+    expect(findUnstorableText({ x: 1, y: bad }, 'body')).toBe('body.y.0.0.0');
+  });
+});
