@@ -155,7 +155,8 @@ describe('order and paging (defects 2 and 3)', () => {
     const cursor = (await search(q)).json().data.next_cursor as string;
     const cases = [
       `${q}&cursor=abc`,
-      `${q}&cursor=${cursor.slice(0, -2)}AA`,
+      // The last two characters changed (to 'AA', or 'BB' when they were 'AA': never the cursor itself).
+      `${q}&cursor=${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}`,
       `${q.replace('radius=3000', 'radius=2000')}&cursor=${cursor}`,
       `dataset_id=${spread}&limit=5&cursor=${cursor}`,
       `${q}&cursor=${cursor}&offset=5`,
