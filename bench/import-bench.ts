@@ -120,7 +120,8 @@ export async function runImportBench(o: ImportBenchOptions) {
     form.set('mode', 'add');
     form.set('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
     const rssBefore = process.memoryUsage().rss;
-    const probes = startProbes(o.base, o.datasetId, o.apiKey);
+    // BENCH_IMPORT_PROBES=0: the import alone, for comparing its time with a build without them.
+    const probes = process.env.BENCH_IMPORT_PROBES === '0' ? { stop: async (): Promise<ProbeTimes> => ({}) } : startProbes(o.base, o.datasetId, o.apiKey);
     // The probes' first answers before the upload starts: their connections are open and warm.
     await new Promise((r) => setTimeout(r, 200));
     const t0 = performance.now();
