@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +186,26 @@ describe('Cache-Control', () => {
     ] as const) {
       const res = await raw('GET', path, headers);
       expect(res.headers['cache-control'], `${path} ${res.status}`).toBe('no-store');
+    }
+  });
+});
+
+describe('/healthz on the embedded database', () => {
+  it.skipIf(!!process.env.TEST_DATABASE_URL)('says ok, not down, while a long transaction (an import) holds PGlite past the check timeout', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // PGlite's one connection, held as an import's transaction holds it.
+    const transaction = ctx.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1`);
+      await held;
+    });
+    try {
+      const res = await ctx.app.inject({ method: 'GET', url: '/healthz' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'ok', database: 'pglite' });
+    } finally {
+      release();
+      await transaction;
     }
   });
 });

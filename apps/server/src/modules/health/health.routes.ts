@@ -8,10 +8,12 @@ import type { SearchIndexState } from '../search-index/search-index';
 /** A database that does not answer within this is down for the health check (a blackholed host would hang the probe). */
 const CHECK_TIMEOUT_MS = 2_000;
 
+class CheckTimeoutError extends Error {}
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer from the database within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -87,6 +89,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         await withTimeout(checkDatabase(app.database.db), CHECK_TIMEOUT_MS);
       } catch (err) {
+        // PGlite runs in this process on one connection: a check that waits behind a long
+        // transaction (an import) means busy, not unreachable. Saying "down" would take the only
+        // instance out of a load balancer for as long as the import runs.
+        if (err instanceof CheckTimeoutError && app.database.engine === 'pglite') {
+          return { status: redis === 'degraded' ? ('degraded' as const) : ('ok' as const), ...fields };
+        }
         // The database away (a restart, a failover): this instance cannot serve, but it is alive and
         // reconnects on its own. 503 takes it out of a load balancer's rotation until then.
         reply.header('Cache-Control', 'no-store').header('Retry-After', '2');
