@@ -229,7 +229,7 @@ describe('shutdown', () => {
     const serverDir = fileURLToPath(new URL('..', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'server.ts')], {
       cwd: serverDir,
-      env: { ...process.env, ...scratch.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development', APP_SECRET: 'sigterm-test-secret-0123456789abcdef', WEB_DIST_DIR: '/nonexistent' },
+      env: { ...process.env, ...scratch.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development', APP_SECRET: 'sigterm-test-secret-0123456789abcdef', WEB_DIST_DIR: '/nonexistent', REDIS_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
