@@ -42,7 +42,7 @@ function buildCsv(pois: GeneratedPoi[]): string {
  * reuse a keep-alive connection left idle by the earlier measurements, and the server closing
  * it just as the 9.5 MB upload starts resets the request (seen after the public API load).
  */
-async function postOnNewConnection(url: string, headers: Record<string, string>, form: FormData): Promise<{ status: number; text: string }> {
+export async function postOnNewConnection(url: string, headers: Record<string, string>, form: FormData): Promise<{ status: number; text: string }> {
   const encoded = new Response(form);
   const payload = Buffer.from(await encoded.arrayBuffer());
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
-import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { diagonal, grid, layoutCsv, meridian, onePoint, parallel, twoClusters, type LatLon } from '../apps/server/test/support/layouts';
 import { prng } from './generate';
+import { postOnNewConnection } from './import-bench';
 import type { BenchResult } from './stats';
 
 /**
@@ -33,23 +33,6 @@ export function layouts(random = prng(30)): Array<{ name: string; rows: number; 
   ];
 }
 
-function post(url: string, headers: Record<string, string>, form: FormData): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const encoded = new Response(form);
-    void encoded.arrayBuffer().then((ab) => {
-      const payload = Buffer.from(ab);
-      const req = http.request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-type': encoded.headers.get('content-type')!, 'content-length': payload.length } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(payload);
-    }, reject);
-  });
-}
-
 export async function runLayoutBench(o: LayoutBenchOptions): Promise<BenchResult[]> {
   const owner = ((await o.raw('SELECT created_by FROM datasets WHERE id = $1', [o.datasetId])) as { rows: Array<{ created_by: string }> }).rows[0]!.created_by;
   const results: BenchResult[] = [];
@@ -67,7 +50,7 @@ export async function runLayoutBench(o: LayoutBenchOptions): Promise<BenchResult
       form.set('mode', 'add');
       form.set('file', new Blob([layoutCsv(layout.rows, layout.at)], { type: 'text/csv' }), 'layout.csv');
       const t0 = performance.now();
-      const res = await post(`${o.base}/console/v1/poi/bulk-import`, o.headers, form);
+      const res = await postOnNewConnection(`${o.base}/console/v1/poi/bulk-import`, o.headers, form);
       const ms = performance.now() - t0;
       if (res.status !== 200) throw new Error(`layout ${layout.name}: import answered ${res.status}: ${res.text}`);
       const perRow = ms / layout.rows;

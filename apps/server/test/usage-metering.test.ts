@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -9,7 +8,7 @@ import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/billing';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createScratchDatabase, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createScratchDatabase, createTestContext, freePort, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
 
 let ctx: TestContext;
 type Actor = { token: string; id: string };
@@ -202,17 +201,6 @@ describe('revenue report', () => {
     expect(badMonth.json().error.message).toBe('年月は YYYY-MM の形式で指定してください');
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('shutdown', () => {
   it('stores every metered search when the server gets SIGTERM', async () => {
