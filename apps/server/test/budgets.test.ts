@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { buildApp } from '../src/app';
-import { BudgetExceededError, createBudgetGuard, type BudgetGuard } from '../src/modules/billing/budget-guard';
+import { BudgetExceededError, createBudgetGuard, type BudgetGuard } from '../src/modules/budgets/budget-guard';
 import { bearer, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
 
 let ctx: TestContext;

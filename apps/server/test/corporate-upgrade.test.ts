@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corporateMessages } from '../src/modules/billing/corporate.service';
+import { corporateMessages } from '../src/modules/corporate/corporate.service';
 import { bearer, captureLog, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 

@@ -17,7 +17,7 @@ import { hashApiKey, isWellFormedApiKey } from '../api-keys/key-format';
 import { findDataset } from '../datasets/datasets.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import type { PricingVersionRow } from '../pricing/pricing.repository';
-import { BudgetExceededError, type BudgetGuard, type BudgetReservation } from '../billing/budget-guard';
+import { BudgetExceededError, type BudgetGuard, type BudgetReservation } from '../budgets/budget-guard';
 import type { UsageEvent, UsageMeter } from '../usage/usage-meter';
 import { freeSearchesUsed } from '../usage/usage.repository';
 import { createFreeQuota } from './free-quota';

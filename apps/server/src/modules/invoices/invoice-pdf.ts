@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { invoiceLines } from '../../db/schema/money';
-import { bankSnapshot, type BankSnapshot } from './bank-transfer';
+import { bankSnapshot, type BankSnapshot } from '../transfers/bank-transfer';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
 
 export { bankSnapshot, type BankSnapshot };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCorporateMessages } from '../src/modules/billing/admin-corporate.service';
+import { adminCorporateMessages } from '../src/modules/corporate/admin-corporate.service';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
 /*

@@ -15,8 +15,8 @@ import { auditLogs } from '../../db/schema/money';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../users/admin-users.service';
-import { previousYearMonth } from './charges';
-import { commerceOf } from './commerce';
+import { previousYearMonth } from '../invoices/charges';
+import { commerceOf } from '../commerce/commerce';
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);

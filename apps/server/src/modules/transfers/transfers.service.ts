@@ -13,8 +13,8 @@ import { billingAccounts, corporateAccounts, invoices } from '../../db/schema/mo
 import { AppError } from '../../lib/errors';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
-import { remainingYen, toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
-import { InvoiceSettledError, recordPayment } from './payments.repository';
+import { remainingYen, toInvoiceSummary, toPayment, type InvoiceRow } from '../invoices/invoices.mapper';
+import { InvoiceSettledError, recordPayment } from '../payments/payments.repository';
 import { buildTransferReceiptMail } from './transfer-mail';
 
 export const transferMessages = {

@@ -12,7 +12,7 @@ import {
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
-import type { BillingService } from './billing.service';
+import type { BillingService } from './invoices.service';
 
 /** The caller's billing account, this month so far and their invoices (issue 13). */
 export const billingRoutes: FastifyPluginAsyncZod<{ billingService: BillingService }> = async (app, { billingService: service }) => {

@@ -1,5 +1,5 @@
 import type { MailMessage } from '../../plugins/mail';
-import type { InvoiceRow, PaymentRow } from './invoices.mapper';
+import type { InvoiceRow, PaymentRow } from '../invoices/invoices.mapper';
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { MailMessage } from '../../plugins/mail';
 import type { InvoiceRow } from './invoices.mapper';
-import { bankTransferInstructions } from './bank-transfer';
+import { bankTransferInstructions } from '../transfers/bank-transfer';
 
 const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

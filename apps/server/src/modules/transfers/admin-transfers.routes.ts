@@ -18,7 +18,7 @@ import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import { parseStatement, proposeMatches, STATEMENT_MAX_BYTES } from './bank-statement';
-import type { CorporateService } from './corporate.service';
+import type { CorporateService } from '../corporate/corporate.service';
 import type { TransfersService } from './transfers.service';
 
 const NO_FILE = '入金明細のCSVファイルを選択してください';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts, corporateAccounts } from '../../db/schema/money';
 import { users } from '../../db/schema/users';
-import { newCustomerNumber } from './customer-number';
+import { newCustomerNumber } from '../transfers/customer-number';
 
 export type BillingAccountRow = typeof billingAccounts.$inferSelect;
 

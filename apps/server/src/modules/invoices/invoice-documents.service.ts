@@ -8,7 +8,7 @@ import type { InvoiceRow } from './invoices.mapper';
 import * as repo from './invoice-documents.repository';
 import { renderInvoicePdf, renderReceiptPdf, sha256Hex } from './invoice-pdf';
 
-import { BILLING_MEMBER_FORBIDDEN, INVOICE_NOT_FOUND } from './billing.service';
+import { BILLING_MEMBER_FORBIDDEN, INVOICE_NOT_FOUND } from './invoices.service';
 
 export const RECEIPT_NOT_FOUND = '領収書が見つかりません';
 

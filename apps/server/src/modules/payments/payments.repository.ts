@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts, invoices, payments } from '../../db/schema/money';
 import { writeAudit, type AuditActor } from '../audit/audit';
-import { remainingYen, type InvoiceRow, type PaymentRow } from './invoices.mapper';
-import { nextReceiptNumber } from './numbering';
+import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
+import { nextReceiptNumber } from '../invoices/numbering';
 
 export interface NewPayment {
   invoiceId: string;

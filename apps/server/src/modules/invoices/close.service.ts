@@ -11,7 +11,7 @@ import type { PricingService } from '../pricing/pricing.service';
 import { ensureBillingAccountForUser, type BillingAccountRow } from './billing-accounts.repository';
 import { computeCharges, endOfNextMonth, issueDecision, nextYearMonth, type BaseFeeUsage, type Charges, type DatasetUsage } from './charges';
 import * as repo from './close.repository';
-import { bankSnapshot } from './bank-transfer';
+import { bankSnapshot } from '../transfers/bank-transfer';
 import { buildInvoiceIssuedMail } from './invoice-mail';
 import type { InvoiceRow } from './invoices.mapper';
 import { nextInvoiceNumber } from './numbering';

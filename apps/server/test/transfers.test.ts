@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, monthRange } from '@poi/shared/billing-time';
-import { transferMessages } from '../src/modules/billing/transfers.service';
+import { transferMessages } from '../src/modules/transfers/transfers.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client';
 import { billingAccounts, corporateAccounts } from '../../db/schema/money';
 import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
-import { ensureCorporateBillingAccount, type BillingAccountRow } from './billing-accounts.repository';
+import { ensureCorporateBillingAccount, type BillingAccountRow } from '../invoices/billing-accounts.repository';
 
 export type CorporateAccountRow = typeof corporateAccounts.$inferSelect;
 

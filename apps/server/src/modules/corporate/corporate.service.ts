@@ -12,7 +12,7 @@ import type { Mailer } from '../../plugins/mail';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
-import { buildCorporateActivatedMail } from './transfer-mail';
+import { buildCorporateActivatedMail } from '../transfers/transfer-mail';
 
 export const corporateMessages = {
   notEligible: '法人アカウントのお申し込みは、トライアルまたは個人アカウントからのみ行えます',
