@@ -19,7 +19,7 @@ import { openDatabase, type Database } from './db/client';
 import { authPlugin } from './plugins/auth';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler';
-import { documentRoute } from './plugins/openapi';
+import { documentRoute, SECURITY_SCHEMES } from './plugins/openapi';
 import { circuitRateLimitStore } from './plugins/rate-limit-store';
 import { createMailer, type Mailer } from './plugins/mail';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -189,12 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       openapi: '3.0.3',
       info: { title: 'POI Cloud API', version: '1.0.0', description: 'POI Cloud のコンソールAPIと公開検索API' },
       servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'コンソールではセッショントークン、公開検索APIではAPIキー' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '公開検索APIのAPIキー(poi_live_ で始まる文字列)' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: documentRoute,
   });

@@ -5,7 +5,7 @@ import { dayOf, monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import { toSen } from '@poi/shared/money';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { PLATFORM_RECIPIENT } from '../src/db/schema/billing';
+import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { updateDraftInvoice, IssuedInvoiceError } from '../src/modules/invoices/close.repository';
 import { createCloseService } from '../src/modules/invoices/close.service';
 import { createPricingService } from '../src/modules/pricing/pricing.service';

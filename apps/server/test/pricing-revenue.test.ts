@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
 import { previousYearMonth } from '../src/modules/invoices/charges';
-import { PLATFORM_RECIPIENT } from '../src/db/schema/billing';
+import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { adminPricingMessages } from '../src/modules/pricing/admin-pricing.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';

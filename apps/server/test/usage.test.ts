@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
-import { PLATFORM_RECIPIENT } from '../src/db/schema/billing';
+import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
 import { bearer, createScratchDatabase, createTestContext, freePort, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';

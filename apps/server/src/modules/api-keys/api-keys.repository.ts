@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { apiKeys } from '../../db/schema/billing';
-import { corporateAccounts } from '../../db/schema/money';
+import { apiKeys } from '../../db/schema/api-keys';
+import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
 import type { UserRow } from '../users/users.repository';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/client';
-import { auditLogs } from '../../db/schema/money';
+import { auditLogs } from '../../db/schema/audit';
 
 /** Who did it: a signed-in administrator or user (from the request), or the system (jobs, webhooks). */
 export interface AuditActor {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
-import { budgetAlerts, budgets } from '../../db/schema/money';
+import { budgetAlerts, budgets } from '../../db/schema/budgets';
 
 export type BudgetRow = typeof budgets.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { billingAccounts, corporateAccounts } from '../../db/schema/money';
+import { billingAccounts } from '../../db/schema/invoices';
+import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { ensureCorporateBillingAccount, type BillingAccountRow } from '../invoices/billing-accounts.repository';

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { toSen, senToYen } from '@poi/shared/money';
 import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/billing';
 import type { Db } from '../../db/client';
-import { corporateAccounts } from '../../db/schema/money';
+import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';

@@ -1,8 +1,10 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
-import { usageDaily } from '../../db/schema/billing';
-import { auditLogs, billingAccounts, corporateAccounts, invoiceLines, invoices } from '../../db/schema/money';
+import { usageDaily } from '../../db/schema/usage';
+import { auditLogs } from '../../db/schema/audit';
+import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
+import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
 import type { ChargeLine } from './charges';
 import { TAX_RATE_BP } from './charges';

@@ -4,7 +4,7 @@ import { daysOfMonth, dayOf, monthRange, yearMonthOf } from '@poi/shared/billing
 import { toSen } from '@poi/shared/money';
 import type { Config } from '../../config';
 import type { Db, Executor } from '../../db/client';
-import { billingAccounts } from '../../db/schema/money';
+import { billingAccounts } from '../../db/schema/invoices';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';

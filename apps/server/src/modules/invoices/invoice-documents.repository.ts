@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { billingAccounts, invoiceLines, invoices, payments } from '../../db/schema/money';
+import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
+import { payments } from '../../db/schema/payments';
 
 /** An invoice that has been issued (numbered, not a draft), whatever its payment status. */
 export async function findIssuedInvoice(ex: Executor, id: string) {

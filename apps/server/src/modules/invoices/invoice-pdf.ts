@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { invoiceLines } from '../../db/schema/money';
+import type { invoiceLines } from '../../db/schema/invoices';
 import { bankSnapshot, type BankSnapshot } from '../transfers/bank-transfer';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
 

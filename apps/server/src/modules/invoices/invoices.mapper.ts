@@ -1,5 +1,6 @@
 import type { InvoiceSummary, Payment } from '@poi/shared/schemas/billing';
-import type { invoices, payments } from '../../db/schema/money';
+import type { invoices } from '../../db/schema/invoices';
+import type { payments } from '../../db/schema/payments';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;

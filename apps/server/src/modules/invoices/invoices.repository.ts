@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { billingAccounts, invoiceLines, invoices, payments } from '../../db/schema/money';
+import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
+import { payments } from '../../db/schema/payments';
 import { carriedCondition } from './close.repository';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
 

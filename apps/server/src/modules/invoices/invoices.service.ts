@@ -13,7 +13,7 @@ import type {
 } from '@poi/shared/schemas/billing';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { billingAccounts } from '../../db/schema/money';
+import { billingAccounts } from '../../db/schema/invoices';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { writeAudit, type AuditActor } from '../audit/audit';

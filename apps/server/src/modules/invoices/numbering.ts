@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { numberCounters } from '../../db/schema/money';
+import { numberCounters } from '../../db/schema/invoices';
 
 /**
  * The next number of a series ('invoice:202611', 'receipt:202611'), gap-free: the counter row is

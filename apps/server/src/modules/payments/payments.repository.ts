@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { billingAccounts, invoices, payments } from '../../db/schema/money';
+import { billingAccounts, invoices } from '../../db/schema/invoices';
+import { payments } from '../../db/schema/payments';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
 import { nextReceiptNumber } from '../invoices/numbering';

@@ -8,7 +8,10 @@ import type { CheckoutPurpose, CompleteResult } from '@poi/shared/schemas/billin
 import type { Config } from '../../config';
 import type { Db, Executor } from '../../db/client';
 import { datasets } from '../../db/schema/datasets';
-import { auditLogs, billingAccounts, corporateAccounts, invoices, payments, providerEvents } from '../../db/schema/money';
+import { auditLogs } from '../../db/schema/audit';
+import { billingAccounts, invoices } from '../../db/schema/invoices';
+import { corporateAccounts } from '../../db/schema/corporate';
+import { payments, providerEvents } from '../../db/schema/payments';
 import { users } from '../../db/schema/users';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';

@@ -4,7 +4,7 @@ import { senToDecimalString, toSen } from '@poi/shared/money';
 import type { AccountType } from '@poi/shared/roles';
 import { PRICING_FIELDS, type PricingPreview, type PricingVersionBody, type UpdatePricingVersionBody } from '@poi/shared/schemas/pricing';
 import type { Db, Executor } from '../../db/client';
-import { pricingVersions } from '../../db/schema/billing';
+import { pricingVersions } from '../../db/schema/pricing';
 import { users } from '../../db/schema/users';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';

@@ -1,6 +1,6 @@
 import { asc } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { pricingVersions } from '../../db/schema/billing';
+import { pricingVersions } from '../../db/schema/pricing';
 
 export type PricingVersionRow = typeof pricingVersions.$inferSelect;
 

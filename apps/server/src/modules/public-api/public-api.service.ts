@@ -6,7 +6,7 @@ import { messages } from '@poi/shared/messages';
 import { toSen } from '@poi/shared/money';
 import { referrerMatches } from '@poi/shared/network';
 import type { Db } from '../../db/client';
-import { PLATFORM_RECIPIENT } from '../../db/schema/billing';
+import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
 import type { ChangeFeed } from '../../lib/change-feed';
 import type { ErrorCode } from '@poi/shared/schemas/common';
 import { bearerOf } from '../../plugins/auth';

@@ -10,8 +10,8 @@ import type {
 } from '@poi/shared/schemas/admin-revenue';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { PLATFORM_RECIPIENT } from '../../db/schema/billing';
-import { auditLogs } from '../../db/schema/money';
+import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
+import { auditLogs } from '../../db/schema/audit';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../users/admin-users.service';

@@ -9,7 +9,8 @@ import {
   type PendingTransfersQuery,
 } from '@poi/shared/schemas/billing';
 import type { Db } from '../../db/client';
-import { billingAccounts, corporateAccounts, invoices } from '../../db/schema/money';
+import { billingAccounts, invoices } from '../../db/schema/invoices';
+import { corporateAccounts } from '../../db/schema/corporate';
 import { AppError } from '../../lib/errors';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';

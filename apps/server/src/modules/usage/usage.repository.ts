@@ -1,7 +1,8 @@
 import { and, asc, between, eq, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
-import { apiKeys, usageDaily, usageDatasetDaily } from '../../db/schema/billing';
+import { apiKeys } from '../../db/schema/api-keys';
+import { usageDaily, usageDatasetDaily } from '../../db/schema/usage';
 import { datasets } from '../../db/schema/datasets';
 
 function monthDays(yearMonth: string): [string, string] {

@@ -3,8 +3,10 @@ import type { AdminUserDetail, AdminUserListFilter, AuditLogFilter } from '@poi/
 import type { AccountType, Role } from '@poi/shared/roles';
 import { endOfDay, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
 import type { Db, Executor } from '../../db/client';
-import { apiKeys, usageDaily } from '../../db/schema/billing';
-import { auditLogs, billingAccounts, invoices } from '../../db/schema/money';
+import { apiKeys } from '../../db/schema/api-keys';
+import { usageDaily } from '../../db/schema/usage';
+import { auditLogs } from '../../db/schema/audit';
+import { billingAccounts, invoices } from '../../db/schema/invoices';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';

@@ -1,52 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { PAYMENT_METHODS } from './corporate';
 
 /*
- * The money half (BILLING.md): who is billed, invoices and their lines, payments, the invoice
- * number counter, payment-provider events already processed, budgets and the audit log.
+ * Invoices: who is billed (billing accounts), invoices and their lines, and the invoice number
+ * counter. The other money tables are in corporate.ts, payments.ts and budgets.ts; the audit log in
+ * audit.ts.
  * Amounts are integer yen (`_yen`) or sen (`_sen`, hundredths of a yen), never floats. Money
  * records carry no cascading foreign keys to users or datasets: deleting a user or a dataset
  * never deletes billing records (kept at least 7 years).
  */
-
-export const PAYMENT_METHODS = ['card', 'bank_transfer'] as const;
-
-/**
- * A corporate account (an application until approved). Its members are users whose
- * corporate_account_id points here (users.corporate_role: owner | billing | member).
- */
-export const corporateAccounts = pgTable(
-  'corporate_accounts',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    /** pending (application waiting for an admin) → active ⇄ suspended; rejected ends an application. */
-    status: text('status', { enum: ['pending', 'active', 'suspended', 'rejected'] }).notNull(),
-    companyName: text('company_name').notNull(),
-    companyNameKana: text('company_name_kana').notNull(),
-    department: text('department'),
-    postalCode: text('postal_code').notNull(),
-    address: text('address').notNull(),
-    phone: text('phone').notNull(),
-    billingContactName: text('billing_contact_name').notNull(),
-    billingEmails: text('billing_emails').array().notNull(),
-    /** 法人番号 (13 digits), optional. */
-    corporateNumber: text('corporate_number'),
-    /** The company's own 適格請求書発行事業者 registration number (T + 13 digits), optional. */
-    registrationNumber: text('registration_number'),
-    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
-    /** Set by the admin on approval; null = no limit agreed. */
-    creditLimitYen: bigint('credit_limit_yen', { mode: 'number' }),
-    /** Days after the end of the invoiced month's next month… kept as a label: 'month_end_next_month'. */
-    paymentTerms: text('payment_terms').notNull().default('month_end_next_month'),
-    appliedBy: uuid('applied_by'),
-    decidedBy: uuid('decided_by'),
-    decidedAt: timestamp('decided_at', { withTimezone: true }),
-    statusReason: text('status_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('corporate_accounts_status_idx').on(t.status, t.createdAt)],
-);
 
 /**
  * Who an invoice is addressed to: one per individual user (user_id), one per corporate account
@@ -178,98 +141,8 @@ export const invoiceLines = pgTable(
   ],
 );
 
-/** Money received against an invoice (card, bank transfer, credit applied). Append-only. */
-export const payments = pgTable(
-  'payments',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    invoiceId: uuid('invoice_id')
-      .notNull()
-      .references(() => invoices.id, { onDelete: 'restrict' }),
-    billingAccountId: uuid('billing_account_id').notNull(),
-    method: text('method', { enum: ['card', 'bank_transfer', 'credit'] }).notNull(),
-    amountYen: bigint('amount_yen', { mode: 'number' }).notNull(),
-    /** A shortfall the admin booked as the customer's transfer fee (counts as paid, not received). */
-    feeYen: bigint('fee_yen', { mode: 'number' }).notNull().default(0),
-    receivedOn: date('received_on').notNull(),
-    payerName: text('payer_name'),
-    note: text('note'),
-    stripePaymentIntentId: text('stripe_payment_intent_id'),
-    /** 領収書 number, R-YYYYMM-NNNNNN from the same counter table. */
-    receiptNumber: text('receipt_number').notNull(),
-    createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('payments_invoice_idx').on(t.invoiceId),
-    uniqueIndex('payments_receipt_key').on(t.receiptNumber),
-    uniqueIndex('payments_intent_key').on(t.stripePaymentIntentId),
-    check('payments_amounts', sql`${t.amountYen} >= 0 AND ${t.feeYen} >= 0`),
-  ],
-);
-
 /** Gap-free numbering: one row per series and month ('invoice:202611', 'receipt:202611'), locked FOR UPDATE. */
 export const numberCounters = pgTable('number_counters', {
   series: text('series').primaryKey(),
   lastNumber: integer('last_number').notNull(),
 });
-
-/** Payment-provider (Stripe) events already applied: a duplicate delivery is a no-op. */
-export const providerEvents = pgTable('provider_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  /** The event's own creation time (Unix seconds). */
-  providerCreated: bigint('provider_created', { mode: 'number' }).notNull(),
-  objectId: text('object_id'),
-  processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
-});
-
-/** A monthly budget per billing account: alert mails at 50/80/100 %, optional hard stop. */
-export const budgets = pgTable(
-  'budgets',
-  {
-    billingAccountId: uuid('billing_account_id').primaryKey(),
-    monthlyLimitYen: bigint('monthly_limit_yen', { mode: 'number' }).notNull(),
-    hardStop: boolean('hard_stop').notNull().default(false),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [check('budgets_limit', sql`${t.monthlyLimitYen} > 0`)],
-);
-
-/** Each budget alert sent, once per account, month and threshold. */
-export const budgetAlerts = pgTable(
-  'budget_alerts',
-  {
-    billingAccountId: uuid('billing_account_id').notNull(),
-    yearMonth: text('year_month').notNull(),
-    thresholdPct: integer('threshold_pct').notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.billingAccountId, t.yearMonth, t.thresholdPct] })],
-);
-
-/** Append-only: every admin mutation and every money state change. */
-export const auditLogs = pgTable(
-  'audit_logs',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
-    /** null for the system (the monthly close, webhooks). */
-    actorId: uuid('actor_id'),
-    actorEmail: text('actor_email'),
-    action: text('action').notNull(),
-    targetType: text('target_type').notNull(),
-    targetId: text('target_id').notNull(),
-    before: jsonb('before'),
-    after: jsonb('after'),
-    ip: text('ip'),
-    requestId: text('request_id'),
-  },
-  (t) => [
-    index('audit_logs_occurred_idx').on(t.occurredAt),
-    index('audit_logs_target_idx').on(t.targetType, t.targetId, t.occurredAt),
-    index('audit_logs_actor_idx').on(t.actorId, t.occurredAt),
-    index('audit_logs_actor_email_idx').on(t.actorEmail, t.occurredAt),
-    index('audit_logs_action_idx').on(t.action, t.occurredAt),
-  ],
-);
