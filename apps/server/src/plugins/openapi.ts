@@ -67,10 +67,11 @@ export const SECURITY_SCHEMES = {
   apiKeyBearer: { type: 'http', scheme: 'bearer', description: '公開検索APIのAPIキーを Authorization: Bearer で送る形式(X-API-Key と同じキー)' },
 } as const;
 
+type SecurityRequirement = Record<string, string[]>;
 /** The security of a console route behind `requireSignIn`. */
-export const SESSION_SECURITY = [{ bearerAuth: [] }];
+export const SESSION_SECURITY: SecurityRequirement[] = [{ bearerAuth: [] }];
 /** The public search API: either form of the API key. */
-export const API_KEY_SECURITY = [{ apiKeyHeader: [] }, { apiKeyBearer: [] }];
+export const API_KEY_SECURITY: SecurityRequirement[] = [{ apiKeyHeader: [] }, { apiKeyBearer: [] }];
 
 const API_PREFIXES = ['/console/v1', '/api/v1'];
 /** A POST whose last path segment starts with one of these words is named after it (…/{id}/suspend → suspend…). */
@@ -85,9 +86,43 @@ const ACTION_WORDS = new Set([
  * `schema.operationId` itself, which wins over both.
  */
 const OPERATION_IDS: Record<string, string> = {
-  'GET /api/v1/poi/search': 'searchPois',
-  'GET /console/v1/poi/search': 'searchDatasetPois',
   'GET /healthz': 'getHealth',
+  'GET /api/v1/poi/search': 'searchPois',
+  'POST /console/v1/auth/request-otp': 'requestOtp',
+  'POST /console/v1/auth/verify-otp': 'verifyOtp',
+  'POST /console/v1/auth/magic/{token}': 'signInWithMagicLink',
+  'POST /console/v1/auth/logout': 'logout',
+  'GET /console/v1/user': 'getCurrentUser',
+  'PATCH /console/v1/user': 'updateCurrentUser',
+  'POST /console/v1/admin/users/{id}/change-type': 'adminChangeUserType',
+  'POST /console/v1/logs/frontend': 'logFrontendError',
+  'GET /console/v1/datasets/public': 'listPublicDatasets',
+  'POST /console/v1/datasets/public/create': 'createDataset',
+  'POST /console/v1/admin/datasets/assign': 'adminCreateAssignedDataset',
+  'POST /console/v1/datasets/{id}/price': 'setDatasetPrice',
+  'GET /console/v1/poi/search': 'searchDatasetPois',
+  'POST /console/v1/poi/bulk-import': 'bulkImportPois',
+  'GET /console/v1/datasets/revenue/monthly': 'getMonthlyProviderRevenue',
+  'GET /console/v1/datasets/revenue/dataset/{id}': 'getDatasetRevenue',
+  'GET /console/v1/admin/pricing/current': 'adminGetCurrentPricing',
+  'GET /console/v1/admin/pricing/history': 'adminListPricingVersions',
+  'POST /console/v1/billing/account': 'saveBillingAccount',
+  'GET /console/v1/billing/current': 'getCurrentCharges',
+  'POST /console/v1/billing/budget': 'setBillingBudget',
+  'GET /console/v1/billing/invoices/{id}/pdf': 'downloadInvoicePdf',
+  'GET /console/v1/billing/payments/{id}/receipt.pdf': 'downloadReceiptPdf',
+  'GET /console/v1/admin/transfers/pending': 'adminListPendingTransfers',
+  'GET /console/v1/admin/transfers/pending.csv': 'adminExportPendingTransfersCsv',
+  'POST /console/v1/admin/transfers/statement': 'adminMatchTransferStatement',
+  'GET /console/v1/admin/corporate': 'adminListCorporates',
+  'GET /console/v1/admin/corporate.csv': 'adminExportCorporatesCsv',
+  'POST /console/v1/admin/corporate/{id}/members': 'adminAddCorporateMember',
+  'GET /console/v1/admin/data-providers/revenue': 'adminListDataProviderRevenue',
+  'GET /console/v1/admin/data-providers/revenue.csv': 'adminExportDataProviderRevenueCsv',
+  'GET /console/v1/admin/datasets/revenue/platform': 'adminGetPlatformDatasetRevenue',
+  'GET /console/v1/upgrade': 'getPlanStatus',
+  'POST /console/v1/upgrade/corporate': 'applyForCorporateAccount',
+  'GET /console/v1/commerce': 'getCommerceNotice',
 };
 
 const camel = (words: string[]): string => words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
@@ -99,7 +134,7 @@ const singular = (word: string): string => (word.endsWith('ies') ? `${word.slice
 /**
  * A readable camelCase operationId from the method and the served path alone:
  * `GET /console/v1/admin/users` → `adminListUsers`, `POST …/api-keys/{id}/revoke` → `revokeApiKey`,
- * `GET …/datasets/{id}` → `getDataset`, `GET …/admin/users.csv` → `adminGetUsersCsv`.
+ * `GET …/datasets/{id}` → `getDataset`, `GET …/admin/users.csv` → `adminExportUsersCsv`.
  */
 export function deriveOperationId(method: string, url: string): string {
   const key = `${method} ${url.replace(/:(\w+)/g, '{$1}')}`;
@@ -112,7 +147,10 @@ export function deriveOperationId(method: string, url: string): string {
   const endsWithParam = segments.length > 0 && isParam(segments.at(-1)!);
   let verb: string[] | undefined;
   const last = segments.at(-1);
-  if (last && !isParam(last) && ACTION_WORDS.has(wordsOf(last)[0]!) && segments.length > 1) {
+  if (method === 'GET' && last?.endsWith('.csv')) {
+    // GET …/users.csv: the list as a file.
+    verb = ['export'];
+  } else if (last && !isParam(last) && ACTION_WORDS.has(wordsOf(last)[0]!) && segments.length > 1) {
     verb = wordsOf(last);
     segments.pop();
   } else if (endsWithParam && segments.length > 2 && ACTION_WORDS.has(wordsOf(segments.at(-2)!)[0]!)) {

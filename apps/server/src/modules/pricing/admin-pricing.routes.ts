@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { startOfDay } from '@poi/shared/billing-time';
 import {
   pricingAtDateQuerySchema,
@@ -106,7 +107,7 @@ export const adminPricingRoutes: FastifyPluginAsyncZod<{ pricingService: Pricing
         summary: '適用前の料金設定の削除(理由必須)',
         params: pricingIdParamsSchema,
         body: pricingDeleteBodySchema,
-        response: errors,
+        response: { 200: z.object({ success: z.literal(true) }).describe('削除しました'), ...errors },
       },
     },
     async (request) => {

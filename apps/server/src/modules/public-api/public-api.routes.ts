@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { poiSearchQuerySchema } from '@poi/shared/schemas/poi';
+import { poiSearchQuerySchema } from '@poi/shared/schemas/pois';
 import { publicErrorResponses, publicSearchResponseSchema, type PublicSearchResponse } from '@poi/shared/schemas/public-api';
 import { messages } from '@poi/shared/messages';
 import type { ApiError } from '@poi/shared/schemas/common';
 import { AppError } from '../../lib/errors';
+import { API_KEY_SECURITY } from '../../plugins/openapi';
 import { toPoi } from '../pois/pois.mapper';
 import { answersJson } from '../search-index/dataset-index';
 import type { PoisService } from '../pois/pois.service';
@@ -125,7 +126,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
         summary: 'POIの検索(APIキー認証・従量課金)',
         description:
           'dataset_id で指定したデータセット(1〜10件、カンマ区切りまたは繰り返し指定)からPOIを検索します。キーワード、緯度・経度・半径(メートル)で絞り込めます。200の応答1件が課金対象の1検索です。すべての応答に X-RateLimit-Limit / X-RateLimit-Remaining / X-RateLimit-Reset と X-Request-Id ヘッダーが付きます。',
-        security: [{ apiKeyHeader: [] }, { bearerAuth: [] }],
+        security: API_KEY_SECURITY,
         querystring: poiSearchQuerySchema,
         response: { 200: publicSearchResponseSchema, ...publicErrorResponses },
       },
