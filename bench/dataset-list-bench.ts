@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 import type { Database } from '../apps/server/src/db/client';
 import {
   buildDatasetListQueries,

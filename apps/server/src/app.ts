@@ -187,7 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'POI Cloud API', version: '1.0.0', description: 'POI Cloud のコンソールAPIと公開検索API' },
+      info: { title: 'POI Cloud API', version: '1.0.0', description: 'POI Cloud のコンソールAPIと公開検索API', license: { name: 'Proprietary' } },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

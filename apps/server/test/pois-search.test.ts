@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { greatCircleMeters } from '@poi/shared/geo';
-import { keywordWords, SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
+import { keywordWords, SEARCH_TOTAL_CAP } from '@poi/shared/schemas/pois';
 import { foldSearchWord } from '@poi/shared/search-fold';
 import { buildSearchStatements } from '../src/modules/pois/pois.repository';
 import { searchColumns } from '../src/modules/pois/search-columns';

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 import { authStore } from '../lib/auth-store';
 import { AppProvider } from './provider';
 import { routes } from './router';

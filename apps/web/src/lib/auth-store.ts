@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 
 export interface AuthState {
   token: string | null;
@@ -47,7 +47,7 @@ export const isAuthenticated = (s: AuthState): boolean => !!s.token && !!s.user;
 
 // The HTTP client and the schemas are loaded only for a stored session: a guest's first page
 // (the sign-in page) does not wait for them. api-client clears this store on any 401.
-const loadSessionModules = () => Promise.all([import('./api-client'), import('@poi/shared/schemas/user')]);
+const loadSessionModules = () => Promise.all([import('./api-client'), import('@poi/shared/schemas/users')]);
 type SessionModules = Awaited<ReturnType<typeof loadSessionModules>>;
 
 function readStoredUser([, { userSchema }]: SessionModules): User | null {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_MAX, MAGIC_TOKEN_LENGTH, OTP_LENGTH } from '../limits';
 import { messages } from '../messages';
 import { safeRedirect } from '../redirect';
-import { userSchema } from './user';
+import { userSchema } from './users';
 
 export { safeRedirect };
 

@@ -12,7 +12,13 @@ export const apiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
+/** `{ success: true, data }`, the envelope of every successful console answer. */
 export const successSchema = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+/** Whole yen (invoice amounts). */
+export const yenSchema = z.number().int().describe('円(整数)');
+/** Yen with up to 2 decimals (unit prices). */
+export const unitPriceSchema = z.number().describe('円(小数第2位まで)');
 
 export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 

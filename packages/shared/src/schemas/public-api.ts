@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { messages } from '../messages';
 import { apiErrorSchema } from './common';
-import { poiSearchResponseSchema, searchMessages, SEARCH_TOTAL_CAP } from './poi';
+import { poiSearchResponseSchema, searchMessages, SEARCH_TOTAL_CAP } from './pois';
 
 /** Headers of every public API answer, declared in /openapi.json (OpenAPI response headers). */
 const rateHeaders = {

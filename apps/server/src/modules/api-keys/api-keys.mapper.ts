@@ -1,4 +1,4 @@
-import type { ApiKey } from '@poi/shared/schemas/api-key';
+import type { ApiKey } from '@poi/shared/schemas/api-keys';
 import type { ApiKeyRow } from './api-keys.repository';
 import { statusOf } from './api-keys.service';
 

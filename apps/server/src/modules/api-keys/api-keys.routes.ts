@@ -5,7 +5,7 @@ import {
   apiKeyResponseSchema,
   apiKeySecretResponseSchema,
   createApiKeyBodySchema,
-} from '@poi/shared/schemas/api-key';
+} from '@poi/shared/schemas/api-keys';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toApiKey } from './api-keys.mapper';
 import { apiKeyMessages, type ApiKeysService } from './api-keys.service';

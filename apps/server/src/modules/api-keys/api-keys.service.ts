@@ -1,6 +1,6 @@
 import { endOfDay } from '@poi/shared/billing-time';
 import { API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
-import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-key';
+import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-keys';
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';

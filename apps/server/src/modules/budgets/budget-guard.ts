@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { lineAmountYen, totalsOfSubtotal, type ChargeLine } from '@poi/shared/invoice-math';
-import { BUDGET_ALERT_THRESHOLDS } from '@poi/shared/schemas/billing';
+import { BUDGET_ALERT_THRESHOLDS } from '@poi/shared/schemas/budgets';
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../plugins/mail';
 import type { UsageEvent } from '../usage/usage-meter';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { budgetBodySchema, budgetResponseSchema } from '@poi/shared/schemas/billing';
+import { budgetBodySchema, budgetResponseSchema } from '@poi/shared/schemas/budgets';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';

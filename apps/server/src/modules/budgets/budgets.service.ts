@@ -1,8 +1,8 @@
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { invoiceTotals } from '@poi/shared/invoice-math';
-import { BUDGET_ALERT_THRESHOLDS, type Budget } from '@poi/shared/schemas/billing';
+import { BUDGET_ALERT_THRESHOLDS, type Budget } from '@poi/shared/schemas/budgets';
 import type { z } from 'zod';
-import type { budgetBodySchema } from '@poi/shared/schemas/billing';
+import type { budgetBodySchema } from '@poi/shared/schemas/budgets';
 import type { Db, Executor } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';

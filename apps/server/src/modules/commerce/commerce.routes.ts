@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { commerceResponseSchema } from '@poi/shared/schemas/billing';
+import { commerceResponseSchema } from '@poi/shared/schemas/commerce';
 import type { Config } from '../../config';
 import { commerceOf } from './commerce';
 

@@ -1,4 +1,4 @@
-import type { Commerce } from '@poi/shared/schemas/billing';
+import type { Commerce } from '@poi/shared/schemas/commerce';
 import type { Config } from '../../config';
 
 /** The required items of the 特定商取引法に基づく表記 and the setting that configures each. */

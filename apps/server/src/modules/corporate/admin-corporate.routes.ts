@@ -1,15 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  addCorporateMemberBodySchema,
-  corporateDetailResponseSchema,
-  corporateListQuerySchema,
-  corporateListResponseSchema,
-  corporateMemberParamsSchema,
-  corporateReasonBodySchema,
-  createCorporateBodySchema,
-  updateCorporateBodySchema,
-} from '@poi/shared/schemas/admin-corporate';
-import { corporateParamsSchema } from '@poi/shared/schemas/billing';
+import { addCorporateMemberBodySchema, corporateDetailResponseSchema, corporateListQuerySchema, corporateListResponseSchema, corporateMemberParamsSchema, corporateReasonBodySchema, createCorporateBodySchema, updateCorporateBodySchema } from '@poi/shared/schemas/corporate';
+import { corporateParamsSchema } from '@poi/shared/schemas/corporate';
 import { attachment } from '../../lib/csv';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';

@@ -1,5 +1,5 @@
 import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { CorporateDetail, CorporateListFilter, CorporateSummary, CreateCorporateBody, UpdateCorporateBody } from '@poi/shared/schemas/admin-corporate';
+import type { CorporateDetail, CorporateListFilter, CorporateSummary, CreateCorporateBody, UpdateCorporateBody } from '@poi/shared/schemas/corporate';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Db, Executor } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';

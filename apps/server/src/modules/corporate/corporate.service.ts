@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { toSen, senToYen } from '@poi/shared/money';
-import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/billing';
+import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/corporate';
 import type { Db } from '../../db/client';
 import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { corporateApplicationBodySchema, corporateApplicationResponseSchema, upgradeViewResponseSchema } from '@poi/shared/schemas/billing';
+import { corporateApplicationBodySchema, corporateApplicationResponseSchema, upgradeViewResponseSchema } from '@poi/shared/schemas/corporate';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';

@@ -1,5 +1,5 @@
 import { senToYen, toSen } from '@poi/shared/money';
-import type { Dataset, DatasetDetail } from '@poi/shared/schemas/dataset';
+import type { Dataset, DatasetDetail } from '@poi/shared/schemas/datasets';
 import type { CurrentUser } from '../../plugins/auth';
 import type { DatasetRow, PriceHistoryRow } from './datasets.repository';
 import { canManageDataset } from './datasets.service';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 import { foldKeywordWords, foldSearchWord } from '@poi/shared/search-fold';
 import { characterBigrams } from '@poi/shared/text';
 import type { Executor } from '../../db/client';

@@ -10,7 +10,7 @@ import {
   datasetListResponseSchema,
   datasetParamsSchema,
   priceChangeBodySchema,
-} from '@poi/shared/schemas/dataset';
+} from '@poi/shared/schemas/datasets';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toDataset, toDatasetDetail } from './datasets.mapper';
 import type { DatasetsService } from './datasets.service';

@@ -1,7 +1,7 @@
 import { messages } from '@poi/shared/messages';
 import { senToDecimalString, toSen } from '@poi/shared/money';
 import { isAdmin, isDataProvider, isPlatformAdmin } from '@poi/shared/roles';
-import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';

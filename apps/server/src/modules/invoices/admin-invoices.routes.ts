@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { yearMonthOf } from '@poi/shared/billing-time';
-import { closeBodySchema, closeResponseSchema } from '@poi/shared/schemas/billing';
+import { closeBodySchema, closeResponseSchema } from '@poi/shared/schemas/invoices';
 import { AppError } from '../../lib/errors';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';

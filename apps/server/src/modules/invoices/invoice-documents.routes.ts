@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/billing';
+import { invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/invoices';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { contentDisposition } from '../pois/export-format';

@@ -1,4 +1,4 @@
-import type { InvoiceSummary, Payment } from '@poi/shared/schemas/billing';
+import type { InvoiceSummary, Payment } from '@poi/shared/schemas/invoices';
 import type { invoices } from '../../db/schema/invoices';
 import type { payments } from '../../db/schema/payments';
 

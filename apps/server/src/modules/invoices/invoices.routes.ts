@@ -1,14 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  billingAccountViewResponseSchema,
-  billingDetailsBodySchema,
-  currentChargesResponseSchema,
-  invoiceCsvQuerySchema,
-  invoiceDetailResponseSchema,
-  invoiceListQuerySchema,
-  invoiceListResponseSchema,
-  invoiceParamsSchema,
-} from '@poi/shared/schemas/billing';
+import { billingAccountViewResponseSchema, billingDetailsBodySchema, currentChargesResponseSchema, invoiceCsvQuerySchema, invoiceDetailResponseSchema, invoiceListQuerySchema, invoiceListResponseSchema, invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';

@@ -2,15 +2,7 @@ import { eq } from 'drizzle-orm';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { senToYen } from '@poi/shared/money';
 import { isAdmin } from '@poi/shared/roles';
-import type {
-  BillingAccount,
-  BillingAccountView,
-  BillingDetailsBody,
-  CurrentCharges,
-  InvoiceDetail,
-  InvoiceList,
-  InvoiceListQuery,
-} from '@poi/shared/schemas/billing';
+import type { BillingAccount, BillingAccountView, BillingDetailsBody, CurrentCharges, InvoiceDetail, InvoiceList, InvoiceListQuery } from '@poi/shared/schemas/invoices';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { billingAccounts } from '../../db/schema/invoices';

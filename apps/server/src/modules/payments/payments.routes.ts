@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { checkoutBodySchema, checkoutResponseSchema, completeBodySchema, completeResponseSchema } from '@poi/shared/schemas/billing';
+import { checkoutBodySchema, checkoutResponseSchema, completeBodySchema, completeResponseSchema } from '@poi/shared/schemas/payments';
 import { messageResponseSchema } from '@poi/shared/schemas/common';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';

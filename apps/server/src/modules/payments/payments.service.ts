@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import type { z } from 'zod';
 import { dayOf } from '@poi/shared/billing-time';
 import { toSen } from '@poi/shared/money';
-import type { CheckoutPurpose, CompleteResult } from '@poi/shared/schemas/billing';
+import type { CheckoutPurpose, CompleteResult } from '@poi/shared/schemas/payments';
 import type { Config } from '../../config';
 import type { Db, Executor } from '../../db/client';
 import { datasets } from '../../db/schema/datasets';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
 import { parseTagCell } from '@poi/shared/tag-cell';
-import { poiFieldsSchema, poiIdSchema, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/poi';
+import { poiFieldsSchema, poiIdSchema, type ImportFormat, type ImportIssue, type PoiFields } from '@poi/shared/schemas/pois';
 
 /** A file that cannot be read at all; the message is Japanese and shown as is (400). */
 export class ImportFormatError extends Error {}

@@ -1,4 +1,4 @@
-import type { Poi } from '@poi/shared/schemas/poi';
+import type { Poi } from '@poi/shared/schemas/pois';
 import type { PoiRow } from './pois.repository';
 
 export const toPoi = (row: Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion'>, distance?: number): Poi => ({

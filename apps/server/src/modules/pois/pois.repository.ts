@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
-import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/poi';
+import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/pois';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import type { Executor } from '../../db/client';
 import { datasets, pois } from '../../db/schema/datasets';

@@ -13,12 +13,12 @@ import {
   exportQuerySchema,
   bulkImportResponseSchema,
   importFieldsSchema,
-} from '@poi/shared/schemas/poi';
+} from '@poi/shared/schemas/pois';
 import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';
-import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
+import { datasetParamsSchema } from '@poi/shared/schemas/datasets';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { contentDisposition, csvHeader, csvRow, geoJsonFeature } from './export-format';

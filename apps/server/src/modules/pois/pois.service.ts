@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { greatCircleMeters } from '@poi/shared/geo';
 import { messages } from '@poi/shared/messages';
-import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, SEARCH_TOTAL_CAP, searchMessages, type ImportFormat, type ImportIssue, type ImportMode, type PoiFields } from '@poi/shared/schemas/poi';
+import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, SEARCH_TOTAL_CAP, searchMessages, type ImportFormat, type ImportIssue, type ImportMode, type PoiFields } from '@poi/shared/schemas/pois';
 import { ImportFormatError, parseImport } from './import-parser';
 import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } from './import-source';
 import { pgClientOf, type Db } from '../../db/client';

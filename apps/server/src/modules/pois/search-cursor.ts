@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { keywordWords } from '@poi/shared/schemas/poi';
+import { keywordWords } from '@poi/shared/schemas/pois';
 import type { SearchKey } from './pois.repository';
 
 /** What a cursor is bound to: the search's filters (not its page size, which may change between pages). */

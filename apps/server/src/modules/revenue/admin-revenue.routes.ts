@@ -7,7 +7,7 @@ import {
   providerRevenueDetailResponseSchema,
   providersRevenueResponseSchema,
   yearMonthQuerySchema,
-} from '@poi/shared/schemas/admin-revenue';
+} from '@poi/shared/schemas/revenue';
 import { attachment } from '../../lib/csv';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';

@@ -7,7 +7,7 @@ import type {
   PlatformRevenue,
   ProviderRevenueDetail,
   ProvidersRevenue,
-} from '@poi/shared/schemas/admin-revenue';
+} from '@poi/shared/schemas/revenue';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { PLATFORM_RECIPIENT } from '../../db/schema/usage';

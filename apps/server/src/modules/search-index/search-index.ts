@@ -22,7 +22,7 @@
  */
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/poi';
+import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/pois';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { listenWithRetry, type PgListener } from '../../lib/pg-listen';

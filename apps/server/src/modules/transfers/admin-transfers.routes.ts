@@ -1,16 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  activateCorporateBodySchema,
-  confirmTransferBodySchema,
-  confirmTransferResponseSchema,
-  corporateApplicationResponseSchema,
-  corporateParamsSchema,
-  invoiceParamsSchema,
-  pendingTransfersQuerySchema,
-  pendingTransfersResponseSchema,
-} from '@poi/shared/schemas/billing';
+import { activateCorporateBodySchema, corporateApplicationResponseSchema, corporateParamsSchema } from '@poi/shared/schemas/corporate';
+import { confirmTransferBodySchema, confirmTransferResponseSchema, pendingTransfersQuerySchema, pendingTransfersResponseSchema } from '@poi/shared/schemas/transfers';
+import { invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import type { FastifyRequest } from 'fastify';
-import { statementProposalsResponseSchema } from '@poi/shared/schemas/admin-corporate';
+import { statementProposalsResponseSchema } from '@poi/shared/schemas/transfers';
 import { attachment, csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { parse } from 'csv-parse/sync';
-import type { PendingTransfer } from '@poi/shared/schemas/billing';
-import type { StatementProposal } from '@poi/shared/schemas/admin-corporate';
+import type { PendingTransfer } from '@poi/shared/schemas/transfers';
+import type { StatementProposal } from '@poi/shared/schemas/transfers';
 import { AppError } from '../../lib/errors';
 import { isValidCustomerNumber } from './customer-number';
 

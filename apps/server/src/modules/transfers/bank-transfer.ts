@@ -1,4 +1,4 @@
-import type { BankTransferInstructions } from '@poi/shared/schemas/billing';
+import type { BankTransferInstructions } from '@poi/shared/schemas/invoices';
 import type { Config } from '../../config';
 
 /** Where a bank-transfer customer pays (config BANK_*), or null when no bank account is configured. */

@@ -1,13 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { dayOf, endOfDay } from '@poi/shared/billing-time';
-import {
-  TRANSFER_FEE_TOLERANCE_YEN,
-  type ConfirmTransferBody,
-  type PendingTransfer,
-  type PendingTransfers,
-  type PendingTransfersQuery,
-} from '@poi/shared/schemas/billing';
+import { TRANSFER_FEE_TOLERANCE_YEN, type ConfirmTransferBody, type PendingTransfer, type PendingTransfers, type PendingTransfersQuery } from '@poi/shared/schemas/transfers';
 import type { Db } from '../../db/client';
 import { billingAccounts, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';

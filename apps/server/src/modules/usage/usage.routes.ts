@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { datasetParamsSchema } from '@poi/shared/schemas/dataset';
+import { datasetParamsSchema } from '@poi/shared/schemas/datasets';
 import {
   datasetRevenueResponseSchema,
   revenueReportResponseSchema,

@@ -10,7 +10,7 @@ import {
   auditLogQuerySchema,
   changeAccountTypeBodySchema,
   userIdParamsSchema,
-} from '@poi/shared/schemas/user';
+} from '@poi/shared/schemas/users';
 import { attachment } from '../../lib/csv';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';

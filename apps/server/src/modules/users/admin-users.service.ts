@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
-import type { AdminUserDetail, AdminUserListFilter, AuditLogFilter } from '@poi/shared/schemas/user';
+import type { AdminUserDetail, AdminUserListFilter, AuditLogFilter } from '@poi/shared/schemas/users';
 import type { AccountType, Role } from '@poi/shared/roles';
 import { endOfDay, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
 import type { Db, Executor } from '../../db/client';

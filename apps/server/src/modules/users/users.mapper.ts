@@ -1,4 +1,4 @@
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 import type { UserRow } from './users.repository';
 
 /** The spec's User entity, fields picked explicitly. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { endOfDay, startOfDay } from '@poi/shared/billing-time';
-import type { AdminUserListFilter } from '@poi/shared/schemas/user';
+import type { AdminUserListFilter } from '@poi/shared/schemas/users';
 import type { AccountType } from '@poi/shared/roles';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';

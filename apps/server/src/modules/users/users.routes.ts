@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { updateProfileBodySchema, userResponseSchema } from '@poi/shared/schemas/user';
+import { updateProfileBodySchema, userResponseSchema } from '@poi/shared/schemas/users';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toUser } from './users.mapper';
 import type { UsersService } from './users.service';

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 import { accountTypeBadgeClass } from '../../components/ui/account-type-badge';
 import { menuGroupsFor } from './menu';
 import { SideMenu } from './side-menu';

@@ -18,7 +18,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { isAdmin, showsRevenueMenu } from '@poi/shared/roles';
-import type { User as AppUser } from '@poi/shared/schemas/user';
+import type { User as AppUser } from '@poi/shared/schemas/users';
 
 export interface MenuItem {
   to: string;

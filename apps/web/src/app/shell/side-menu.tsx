@@ -1,6 +1,6 @@
 import { NavLink, Link } from 'react-router';
 import { getInitials } from '@poi/shared/format';
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 import { AccountTypeBadge } from '../../components/ui/account-type-badge';
 import { menuGroupsFor } from './menu';
 

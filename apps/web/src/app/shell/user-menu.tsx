@@ -5,7 +5,7 @@ import { FileText, KeyRound, LogOut, Receipt, User as UserIcon } from 'lucide-re
 import { getInitials } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import { isAdmin } from '@poi/shared/roles';
-import type { User } from '@poi/shared/schemas/user';
+import type { User } from '@poi/shared/schemas/users';
 import { AccountTypeBadge, AdminBadge } from '../../components/ui/account-type-badge';
 import { logout } from '../../features/auth/api/auth-api';
 import { authStore } from '../../lib/auth-store';

@@ -1,8 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { PendingTransfer } from '@poi/shared/schemas/billing';
-import type { StatementProposal } from '@poi/shared/schemas/admin-corporate';
+import type { PendingTransfer } from '@poi/shared/schemas/transfers';
+import type { StatementProposal } from '@poi/shared/schemas/transfers';
 import { ReasonDialog, reasonError } from './components/reason-dialog';
 import { transferDifference } from './components/transfer-difference';
 import { validatePricingForm } from './pages/admin-pricing-page';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { DATASET_FILTERS, DATASET_KEYWORD_MAX, DATASET_SORTS, type DatasetFilter, type DatasetSort } from '@poi/shared/schemas/dataset';
+import { DATASET_FILTERS, DATASET_KEYWORD_MAX, DATASET_SORTS, type DatasetFilter, type DatasetSort } from '@poi/shared/schemas/datasets';
 
 /** Cards per page: fills rows of 1, 2 and 3 columns alike. */
 export const DATASET_PAGE_SIZE = 24;

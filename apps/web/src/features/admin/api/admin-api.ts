@@ -1,10 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  corporateDetailResponseSchema,
-  corporateListResponseSchema,
-  type CorporateDetail,
-  type CorporateList,
-} from '@poi/shared/schemas/admin-corporate';
+import { corporateDetailResponseSchema, corporateListResponseSchema, type CorporateDetail, type CorporateList } from '@poi/shared/schemas/corporate';
 import {
   adminDashboardResponseSchema,
   platformRevenueResponseSchema,
@@ -14,10 +9,10 @@ import {
   type PlatformRevenue,
   type ProviderRevenueDetail,
   type ProvidersRevenue,
-} from '@poi/shared/schemas/admin-revenue';
-import { pendingTransfersResponseSchema, type PendingTransfers } from '@poi/shared/schemas/billing';
+} from '@poi/shared/schemas/revenue';
+import { pendingTransfersResponseSchema, type PendingTransfers } from '@poi/shared/schemas/transfers';
 import { pricingListResponseSchema, pricingPreviewResponseSchema, type PricingPreview, type PricingVersion, type PricingVersionBody } from '@poi/shared/schemas/pricing';
-import { adminUserDetailResponseSchema, adminUserListResponseSchema, auditLogListResponseSchema, type AdminUserDetail, type AdminUserList, type AuditLogList } from '@poi/shared/schemas/user';
+import { adminUserDetailResponseSchema, adminUserListResponseSchema, auditLogListResponseSchema, type AdminUserDetail, type AdminUserList, type AuditLogList } from '@poi/shared/schemas/users';
 import { apiClient } from '../../../lib/api-client';
 import { downloadFile } from '../../billing/api/billing-api';
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@poi/shared/schemas/user';
+import type { AuditEntry } from '@poi/shared/schemas/users';
 import { dateTime } from './data-table';
 
 const ACTION_LABELS: Record<string, string> = {

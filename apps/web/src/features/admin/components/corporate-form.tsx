@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { createCorporateBodySchema, updateCorporateBodySchema, type CorporateDetail } from '@poi/shared/schemas/admin-corporate';
+import { createCorporateBodySchema, updateCorporateBodySchema, type CorporateDetail } from '@poi/shared/schemas/corporate';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';

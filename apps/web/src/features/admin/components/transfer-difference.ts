@@ -1,4 +1,4 @@
-import { TRANSFER_FEE_TOLERANCE_YEN } from '@poi/shared/schemas/billing';
+import { TRANSFER_FEE_TOLERANCE_YEN } from '@poi/shared/schemas/transfers';
 
 /**
  * What a received amount means for an invoice's remaining balance (BILLING.md "Bank transfer"):

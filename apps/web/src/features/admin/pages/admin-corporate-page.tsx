@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { CORPORATE_STATUSES, type CorporateSummary } from '@poi/shared/schemas/admin-corporate';
+import { CORPORATE_STATUSES, type CorporateSummary } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Download, Upload } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { statementProposalsResponseSchema, type StatementProposal } from '@poi/shared/schemas/admin-corporate';
-import type { PendingTransfer } from '@poi/shared/schemas/billing';
+import { statementProposalsResponseSchema, type StatementProposal } from '@poi/shared/schemas/transfers';
+import type { PendingTransfer } from '@poi/shared/schemas/transfers';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@poi/shared/roles';
-import { ADMIN_USER_SORTS, type AdminUser } from '@poi/shared/schemas/user';
+import { ADMIN_USER_SORTS, type AdminUser } from '@poi/shared/schemas/users';
 import { AccountTypeBadge } from '../../../components/ui/account-type-badge';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';

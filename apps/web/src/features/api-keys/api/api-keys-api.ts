@@ -6,7 +6,7 @@ import {
   type ApiKey,
   type ApiKeySecretResponse,
   type CreateApiKeyBody,
-} from '@poi/shared/schemas/api-key';
+} from '@poi/shared/schemas/api-keys';
 import { apiClient } from '../../../lib/api-client';
 import { usageKeys } from '../../usage/api/usage-api';
 

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { dayOf } from '@poi/shared/billing-time';
 import { API_KEY_NAME_MAX, API_KEY_RESTRICTIONS_MAX } from '@poi/shared/limits';
-import { createApiKeyBodySchema } from '@poi/shared/schemas/api-key';
+import { createApiKeyBodySchema } from '@poi/shared/schemas/api-keys';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';

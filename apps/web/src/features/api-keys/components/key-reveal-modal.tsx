@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router';
 import { formatYen } from '@poi/shared/format';
-import type { Dataset } from '@poi/shared/schemas/dataset';
+import type { Dataset } from '@poi/shared/schemas/datasets';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { inputClass } from '../../../components/ui/form-field';

@@ -3,7 +3,7 @@ import { KeyRound, Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDate, formatDateTime } from '@poi/shared/format';
-import { API_KEY_STATUS_LABELS, type ApiKey, type ApiKeyStatus } from '@poi/shared/schemas/api-key';
+import { API_KEY_STATUS_LABELS, type ApiKey, type ApiKeyStatus } from '@poi/shared/schemas/api-keys';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { PageHeader } from '../../../components/ui/page-header';

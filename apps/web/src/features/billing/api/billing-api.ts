@@ -1,16 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  billingAccountViewResponseSchema,
-  budgetResponseSchema,
-  currentChargesResponseSchema,
-  invoiceDetailResponseSchema,
-  invoiceListResponseSchema,
-  type BillingAccountView,
-  type Budget,
-  type CurrentCharges,
-  type InvoiceDetail,
-  type InvoiceList,
-} from '@poi/shared/schemas/billing';
+import { billingAccountViewResponseSchema, currentChargesResponseSchema, invoiceDetailResponseSchema, invoiceListResponseSchema, type BillingAccountView, type CurrentCharges, type InvoiceDetail, type InvoiceList } from '@poi/shared/schemas/invoices';
+import { budgetResponseSchema, type Budget } from '@poi/shared/schemas/budgets';
 import { apiClient } from '../../../lib/api-client';
 import { downloadBlob } from '../../../lib/browser-files';
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
-import { BUDGET_ALERT_THRESHOLDS, budgetBodySchema, type Budget } from '@poi/shared/schemas/billing';
+import { BUDGET_ALERT_THRESHOLDS, budgetBodySchema, type Budget } from '@poi/shared/schemas/budgets';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/api-client';

@@ -1,5 +1,5 @@
 import { formatDateTime, formatNumber } from '@poi/shared/format';
-import type { CurrentCharges } from '@poi/shared/schemas/billing';
+import type { CurrentCharges } from '@poi/shared/schemas/invoices';
 import { unitYen, yen } from './labels';
 
 /** This month so far, computed as the invoice will be (lines rounded down, tax once). */

@@ -1,4 +1,4 @@
-import type { InvoiceStatus, PaymentMethod } from '@poi/shared/schemas/billing';
+import type { InvoiceStatus, PaymentMethod } from '@poi/shared/schemas/invoices';
 import { formatYen } from '@poi/shared/format';
 
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {

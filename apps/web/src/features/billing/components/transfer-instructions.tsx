@@ -1,4 +1,4 @@
-import type { BankTransferInstructions } from '@poi/shared/schemas/billing';
+import type { BankTransferInstructions } from '@poi/shared/schemas/invoices';
 
 /** Where and how to pay by bank transfer: the お客様番号 goes before the payer name. */
 export function TransferInstructions({ data, dueDate }: { data: BankTransferInstructions; dueDate?: string | null }) {

@@ -10,8 +10,8 @@ import {
   type Dataset,
   type DatasetDetail,
   type PriceChangeBody,
-} from '@poi/shared/schemas/dataset';
-import { adminUserListResponseSchema, type AdminUser } from '@poi/shared/schemas/user';
+} from '@poi/shared/schemas/datasets';
+import { adminUserListResponseSchema, type AdminUser } from '@poi/shared/schemas/users';
 import { apiClient } from '../../../lib/api-client';
 import { datasetKeys, type DatasetListFilters } from './keys';
 

@@ -1,4 +1,4 @@
-import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 
 /** The list call's parameters (README "Dataset lists"); unset ones take the server's defaults. */
 export interface DatasetListFilters {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Search } from 'lucide-react';
 import { messages } from '@poi/shared/messages';
-import { DATASET_KEYWORD_MAX, type DatasetSort } from '@poi/shared/schemas/dataset';
+import { DATASET_KEYWORD_MAX, type DatasetSort } from '@poi/shared/schemas/datasets';
 import { Button } from '../../../components/ui/button';
 import { inputClass } from '../../../components/ui/form-field';
 import { PageLinks } from '../../../components/ui/page-links';

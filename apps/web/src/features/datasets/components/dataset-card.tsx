@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { ChevronRight, Copy } from 'lucide-react';
 import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
-import type { Dataset } from '@poi/shared/schemas/dataset';
+import type { Dataset } from '@poi/shared/schemas/datasets';
 import { copyText } from '../../../lib/browser-files';
 
 export async function copyDatasetId(id: string): Promise<void> {

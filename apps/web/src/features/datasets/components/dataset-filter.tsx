@@ -1,4 +1,4 @@
-import type { DatasetFilter } from '@poi/shared/schemas/dataset';
+import type { DatasetFilter } from '@poi/shared/schemas/datasets';
 
 const options: Array<{ value: DatasetFilter; label: string }> = [
   { value: 'all', label: 'すべて' },

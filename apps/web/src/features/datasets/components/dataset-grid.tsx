@@ -1,4 +1,4 @@
-import type { Dataset } from '@poi/shared/schemas/dataset';
+import type { Dataset } from '@poi/shared/schemas/datasets';
 import { DatasetCard } from './dataset-card';
 
 /** The card grid of spec 2 "Dataset list"; dimmed while the next page, keyword or sort loads. */

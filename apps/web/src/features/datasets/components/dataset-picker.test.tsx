@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Dataset } from '@poi/shared/schemas/dataset';
+import type { Dataset } from '@poi/shared/schemas/datasets';
 import type { DatasetListFilters } from '../api/keys';
 import { DatasetPicker } from './dataset-picker';
 

@@ -1,5 +1,5 @@
 import { messages } from '@poi/shared/messages';
-import { DATASET_KEYWORD_MAX, type Dataset, type DatasetFilter, type DatasetSort } from '@poi/shared/schemas/dataset';
+import { DATASET_KEYWORD_MAX, type Dataset, type DatasetFilter, type DatasetSort } from '@poi/shared/schemas/datasets';
 import { SearchCombobox, type ComboboxResults } from '../../../components/ui/search-combobox';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useDatasets } from '../api/datasets-api';

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { formatYen } from '@poi/shared/format';
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import { priceChangeBodySchema, PRICE_REASON_MAX } from '@poi/shared/schemas/dataset';
+import { priceChangeBodySchema, PRICE_REASON_MAX } from '@poi/shared/schemas/datasets';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getErrorMessage } from '../../../lib/api-client';

@@ -1,6 +1,6 @@
 import { formatDateTime, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
-import type { DatasetDetail } from '@poi/shared/schemas/dataset';
+import type { DatasetDetail } from '@poi/shared/schemas/datasets';
 
 type Entry = DatasetDetail['pricing_history'][number];
 

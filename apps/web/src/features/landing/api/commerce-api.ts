@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { commerceResponseSchema, type Commerce } from '@poi/shared/schemas/billing';
+import { commerceResponseSchema, type Commerce } from '@poi/shared/schemas/commerce';
 import { apiClient } from '../../../lib/api-client';
 
 export const commerceKeys = { all: ['commerce'] as const };

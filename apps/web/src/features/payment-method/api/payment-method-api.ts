@@ -1,13 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  billingAccountViewResponseSchema,
-  checkoutResponseSchema,
-  completeResponseSchema,
-  type BillingAccountView,
-  type BillingDetailsBody,
-  type CheckoutPurpose,
-  type CompleteResult,
-} from '@poi/shared/schemas/billing';
+import { billingAccountViewResponseSchema, type BillingAccountView, type BillingDetailsBody } from '@poi/shared/schemas/invoices';
+import { checkoutResponseSchema, completeResponseSchema, type CheckoutPurpose, type CompleteResult } from '@poi/shared/schemas/payments';
 import { apiClient } from '../../../lib/api-client';
 
 export const paymentMethodKeys = {
@@ -64,6 +57,6 @@ export const useCompleteCheckout = (sessionId: string) =>
 
 /** The signed-in user as the server now sees them (the account type changes when a card upgrade completes). */
 export async function getCurrentUser() {
-  const { userResponseSchema } = await import('@poi/shared/schemas/user');
+  const { userResponseSchema } = await import('@poi/shared/schemas/users');
   return userResponseSchema.parse((await apiClient.get('/console/v1/user')).data).user;
 }

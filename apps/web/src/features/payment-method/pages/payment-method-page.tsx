@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CreditCard, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { billingDetailsBodySchema, type BillingAccountView } from '@poi/shared/schemas/billing';
+import { billingDetailsBodySchema, type BillingAccountView } from '@poi/shared/schemas/invoices';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormField, inputClass } from '../../../components/ui/form-field';

@@ -10,7 +10,7 @@ import {
   type Poi,
   type PoiSearchResponse,
   type RegisterPoiBody,
-} from '@poi/shared/schemas/poi';
+} from '@poi/shared/schemas/pois';
 import { apiClient } from '../../../lib/api-client';
 import { poiKeys, type PoiListFilters } from './keys';
 

@@ -1,6 +1,6 @@
 import { toast } from 'react-toastify';
 import { messages } from '@poi/shared/messages';
-import type { Poi } from '@poi/shared/schemas/poi';
+import type { Poi } from '@poi/shared/schemas/pois';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useRemovePoi } from '../api/pois-api';

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { poiFieldsSchema } from '@poi/shared/schemas/poi';
+import { poiFieldsSchema } from '@poi/shared/schemas/pois';
 import { PoiFormModal, toPayload } from './poi-form-modal';
 
 const registerPoi = vi.fn();

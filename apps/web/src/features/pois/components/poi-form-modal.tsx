@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { POI_FIELD_MAX } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import { poiFieldsSchema, type Poi } from '@poi/shared/schemas/poi';
+import { poiFieldsSchema, type Poi } from '@poi/shared/schemas/pois';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';

@@ -9,7 +9,7 @@ import {
   IMPORT_SUCCESS_CLOSE_MS,
 } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import { IMPORT_DEFAULT_MODE, IMPORT_FIELD_LABELS, type BulkImportResponse, type ImportFormat, type ImportMode } from '@poi/shared/schemas/poi';
+import { IMPORT_DEFAULT_MODE, IMPORT_FIELD_LABELS, type BulkImportResponse, type ImportFormat, type ImportMode } from '@poi/shared/schemas/pois';
 import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';

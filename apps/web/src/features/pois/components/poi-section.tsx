@@ -3,7 +3,7 @@ import { Eye, Plus, Search, Trash2 } from 'lucide-react';
 import { formatCoordinate, formatDate } from '@poi/shared/format';
 import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import type { Poi } from '@poi/shared/schemas/poi';
+import type { Poi } from '@poi/shared/schemas/pois';
 import { Button } from '../../../components/ui/button';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';

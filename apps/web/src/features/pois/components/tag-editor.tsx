@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import { X } from 'lucide-react';
-import { POI_TAG_MAX, POI_TAGS_MAX } from '@poi/shared/schemas/poi';
+import { POI_TAG_MAX, POI_TAGS_MAX } from '@poi/shared/schemas/pois';
 import { inputClass } from '../../../components/ui/form-field';
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { userResponseSchema, type UpdateProfileBody, type User } from '@poi/shared/schemas/user';
+import { userResponseSchema, type UpdateProfileBody, type User } from '@poi/shared/schemas/users';
 import { apiClient } from '../../../lib/api-client';
 
 export async function updateProfile(body: UpdateProfileBody): Promise<User> {

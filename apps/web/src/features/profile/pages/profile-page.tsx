@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import { messages } from '@poi/shared/messages';
 import { isAdmin } from '@poi/shared/roles';
-import { updateProfileBodySchema, type UpdateProfileBody } from '@poi/shared/schemas/user';
+import { updateProfileBodySchema, type UpdateProfileBody } from '@poi/shared/schemas/users';
 import { AccountTypeBadge, AdminBadge } from '../../../components/ui/account-type-badge';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';

@@ -1,12 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  checkoutResponseSchema,
-  corporateApplicationResponseSchema,
-  upgradeViewResponseSchema,
-  type CheckoutPurpose,
-  type CorporateApplicationBody,
-  type UpgradeView,
-} from '@poi/shared/schemas/billing';
+import { checkoutResponseSchema, type CheckoutPurpose } from '@poi/shared/schemas/payments';
+import { corporateApplicationResponseSchema, upgradeViewResponseSchema, type CorporateApplicationBody, type UpgradeView } from '@poi/shared/schemas/corporate';
 import { apiClient } from '../../../lib/api-client';
 
 export const upgradeKeys = { all: ['upgrade'] as const, view: () => [...upgradeKeys.all, 'view'] as const };

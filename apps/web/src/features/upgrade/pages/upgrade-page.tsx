@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDate, formatNumber, formatYen } from '@poi/shared/format';
-import { corporateApplicationBodySchema, type CorporateApplication, type CorporateApplicationBody, type Plan, type UpgradeView } from '@poi/shared/schemas/billing';
+import { corporateApplicationBodySchema, type CorporateApplication, type CorporateApplicationBody, type Plan, type UpgradeView } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { PageHeader } from '../../../components/ui/page-header';

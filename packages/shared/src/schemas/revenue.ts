@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { auditEntrySchema } from './user';
+import { successSchema as ok } from './common';
+import { auditEntrySchema } from './users';
 
 /*
  * Admin revenue and dashboard calls (spec 7 "Admin: Revenue", BILLING.md "Administration").
@@ -7,7 +8,6 @@ import { auditEntrySchema } from './user';
  * (each dataset's share floored to the sen, exactly as the provider's own /revenue report).
  */
 
-const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 const yen = z.number().int();
 const amount = z.number().describe('円(小数第2位まで)');
 

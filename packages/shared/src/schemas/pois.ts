@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LATITUDE_MAX, LONGITUDE_MAX, POI_FIELD_MAX, POI_SEARCH_DEFAULT_LIMIT, POI_SEARCH_MAX_LIMIT } from '../limits';
 import { messages } from '../messages';
 import { foldKeywordWords } from '../search-fold';
-import { datasetIdSchema } from './dataset';
+import { datasetIdSchema } from './datasets';
 
 export const POI_TAGS_MAX = 50;
 export const POI_TAG_MAX = 50;

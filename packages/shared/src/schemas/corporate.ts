@@ -1,26 +1,101 @@
 import { z } from 'zod';
-import { corporateApplicationBodySchema, corporateApplicationSchema, invoiceStatusSchema, paymentMethodSchema, pendingTransferSchema } from './billing';
-import { auditEntrySchema, listLimitSchema, listOffsetSchema } from './user';
+import { successSchema as ok, unitPriceSchema as unitPrice, yenSchema as yen } from './common';
+import { emailList, invoiceStatusSchema, paymentMethodSchema } from './invoices';
+import { auditEntrySchema, listLimitSchema, listOffsetSchema } from './users';
+
+// ---------------------------------------------------------------- upgrade and corporate application
+
+export const planSchema = z.object({
+  account_type: z.enum(['trial', 'individual', 'corporate']),
+  base_fee: unitPrice,
+  free_searches_per_month: z.number().int(),
+  monthly_fee: yen,
+  rate_limit_per_minute: z.number().int(),
+  max_api_keys: z.number().int(),
+  effective_from: z.string(),
+});
+
+export type Plan = z.infer<typeof planSchema>;
+
+export const corporateApplicationBodySchema = z.object({
+  company_name: z.string().trim().min(1, '会社名を入力してください').max(200, '会社名は200文字以内で入力してください'),
+  company_name_kana: z
+    .string()
+    .trim()
+    .min(1, '会社名(カナ)を入力してください')
+    .max(200, '会社名(カナ)は200文字以内で入力してください')
+    .regex(/^[\u30A0-\u30FF\u3000 ・ー（）()0-9０-９A-Za-zＡ-Ｚａ-ｚ]+$/, '会社名(カナ)はカタカナで入力してください'),
+  department: z.string().trim().max(200, '部署名は200文字以内で入力してください').nullable(),
+  postal_code: z.string().trim().regex(/^\d{3}-?\d{4}$/, '郵便番号は 123-4567 の形式で入力してください'),
+  address: z.string().trim().min(1, '住所を入力してください').max(500, '住所は500文字以内で入力してください'),
+  phone: z.string().trim().regex(/^[0-9+\-() ]{10,20}$/, '電話番号は数字とハイフンで入力してください'),
+  billing_contact_name: z.string().trim().min(1, '請求担当者名を入力してください').max(100, '請求担当者名は100文字以内で入力してください'),
+  billing_emails: emailList,
+  corporate_number: z.string().trim().regex(/^\d{13}$/, '法人番号は13桁の数字で入力してください').nullable(),
+  registration_number: z.string().trim().regex(/^T[1-9]\d{12}$/, '登録番号は T と13桁の数字で入力してください').nullable(),
+  payment_method: paymentMethodSchema,
+});
+
+export type CorporateApplicationBody = z.infer<typeof corporateApplicationBodySchema>;
+
+export const corporateApplicationSchema = corporateApplicationBodySchema.extend({
+  id: z.string(),
+  status: z.enum(['pending', 'active', 'suspended', 'rejected']),
+  /** Card applications wait for the card; invoice applications for an administrator. */
+  waiting_for: z.enum(['card', 'approval']).nullable(),
+  status_reason: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export type CorporateApplication = z.infer<typeof corporateApplicationSchema>;
+
+export const corporateApplicationResponseSchema = ok(corporateApplicationSchema);
+
+/** GET /console/v1/upgrade: the plans in force and the caller's state. */
+export const upgradeViewSchema = z.object({
+  account_type: z.string(),
+  plans: z.array(planSchema),
+  application: corporateApplicationSchema.nullable(),
+  card_payments_available: z.boolean(),
+});
+
+export type UpgradeView = z.infer<typeof upgradeViewSchema>;
+
+export const upgradeViewResponseSchema = ok(upgradeViewSchema);
+
+/** POST /console/v1/admin/corporate/{id}/activate: approves a pending application or reactivates. */
+export const activateCorporateBodySchema = z.object({
+  credit_limit: z.number().int().min(0, '与信限度額は0以上の整数で入力してください').max(1_000_000_000).nullable().optional(),
+  payment_terms: z.string().trim().max(100).optional(),
+  reason: z.string().trim().max(500, '理由は500文字以内で入力してください').optional(),
+});
+
+/** `:id` of POST /admin/corporate/:id/activate. */
+export const corporateParamsSchema = z.object({ id: z.uuid({ error: '法人アカウントIDの形式が正しくありません' }) });
+
+export type ActivateCorporateBody = z.infer<typeof activateCorporateBodySchema>;
 
 /*
  * Admin calls on corporate accounts (spec 7 "Admin: Corporate", BILLING.md "Administration"):
- * list, detail, create, update, suspend, activate (in billing.ts), reject, members.
+ * list, detail, create, update, suspend, activate, reject, members.
  */
 
-const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+const reason = z.string({ error: '理由を入力してください' }).trim().min(1, '理由を入力してください').max(500, '理由は500文字以内で入力してください');
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 export const CORPORATE_STATUSES = ['pending', 'active', 'suspended', 'rejected'] as const;
+
 export const corporateStatusSchema = z.enum(CORPORATE_STATUSES, { error: '状態は pending、active、suspended、rejected のいずれかで指定してください' });
+
 export const CORPORATE_ROLES = ['owner', 'billing', 'member'] as const;
 
-const reason = z.string({ error: '理由を入力してください' }).trim().min(1, '理由を入力してください').max(500, '理由は500文字以内で入力してください');
 const creditLimit = z
   .number('与信限度額は0以上の整数(円)で入力してください')
   .int('与信限度額は0以上の整数(円)で入力してください')
   .min(0, '与信限度額は0以上の整数(円)で入力してください')
   .max(1_000_000_000, '与信限度額が大きすぎます')
   .nullable();
+
 const paymentTerms = z.string().trim().min(1, '支払条件を入力してください').max(100, '支払条件は100文字以内で入力してください');
 
 /** GET /console/v1/admin/corporate: newest first; `q` finds company name, kana or お客様番号. */
@@ -30,7 +105,9 @@ export const corporateListQuerySchema = z.object({
   limit: listLimitSchema,
   offset: listOffsetSchema,
 });
+
 export type CorporateListQuery = z.input<typeof corporateListQuerySchema>;
+
 export type CorporateListFilter = z.output<typeof corporateListQuerySchema>;
 
 export const corporateSummarySchema = z.object({
@@ -47,8 +124,11 @@ export const corporateSummarySchema = z.object({
   status_reason: z.string().nullable(),
   created_at: z.string(),
 });
+
 export type CorporateSummary = z.infer<typeof corporateSummarySchema>;
+
 export const corporateListResponseSchema = ok(z.object({ accounts: z.array(corporateSummarySchema), total: z.number().int() }));
+
 export type CorporateList = z.infer<typeof corporateListResponseSchema>['data'];
 
 export const corporateMemberSchema = z.object({
@@ -58,6 +138,7 @@ export const corporateMemberSchema = z.object({
   corporate_role: z.enum(CORPORATE_ROLES),
   status: z.enum(['active', 'suspended']),
 });
+
 export type CorporateMember = z.infer<typeof corporateMemberSchema>;
 
 export const corporateDetailSchema = z.object({
@@ -74,7 +155,9 @@ export const corporateDetailSchema = z.object({
   ),
   audit: z.array(auditEntrySchema),
 });
+
 export type CorporateDetail = z.infer<typeof corporateDetailSchema>;
+
 export const corporateDetailResponseSchema = ok(corporateDetailSchema);
 
 /** POST /console/v1/admin/corporate/create: an active account made by an administrator, with its owner. */
@@ -84,6 +167,7 @@ export const createCorporateBodySchema = corporateApplicationBodySchema.extend({
   payment_terms: paymentTerms.optional(),
   reason,
 });
+
 export type CreateCorporateBody = z.infer<typeof createCorporateBodySchema>;
 
 /** POST /console/v1/admin/corporate/{id}/update: company and billing data (future invoices only). */
@@ -96,9 +180,11 @@ export const updateCorporateBodySchema = corporateApplicationBodySchema
     payment_terms: paymentTerms.optional(),
     reason,
   });
+
 export type UpdateCorporateBody = z.infer<typeof updateCorporateBodySchema>;
 
 export const corporateReasonBodySchema = z.object({ reason });
+
 export type CorporateReasonBody = z.infer<typeof corporateReasonBodySchema>;
 
 export const addCorporateMemberBodySchema = z.object({
@@ -106,29 +192,10 @@ export const addCorporateMemberBodySchema = z.object({
   role: z.enum(CORPORATE_ROLES, { error: '役割は owner、billing、member のいずれかで指定してください' }),
   reason,
 });
+
 export type AddCorporateMemberBody = z.infer<typeof addCorporateMemberBodySchema>;
+
 export const corporateMemberParamsSchema = z.object({
   id: z.uuid({ error: '法人アカウントIDの形式が正しくありません' }),
   userId: z.uuid({ error: 'ユーザーIDが正しくありません' }),
 });
-
-// ---------------------------------------------------------------- bank statement (admin transfers)
-
-/** One line of an uploaded bank statement and the open invoice it most likely pays (never booked by itself). */
-export const statementProposalSchema = z.object({
-  line: z.number().int(),
-  date: z.string(),
-  amount: z.number().int(),
-  payer_name: z.string(),
-  /** The お客様番号 found before the payer name (valid check digit), or null. */
-  customer_number: z.string().nullable(),
-  /** exact: number and amount; customer_number: number, another amount; amount: only the amount (one invoice); none. */
-  match: z.enum(['exact', 'customer_number', 'amount', 'none']),
-  invoice: pendingTransferSchema.nullable(),
-  /** amount − the invoice's remaining balance (negative: short). */
-  difference: z.number().int().nullable(),
-  reason: z.string(),
-});
-export type StatementProposal = z.infer<typeof statementProposalSchema>;
-export const statementProposalsResponseSchema = z.object({ success: z.literal(true), data: z.object({ proposals: z.array(statementProposalSchema) }) });
-export type StatementProposals = z.infer<typeof statementProposalsResponseSchema>['data'];
