@@ -290,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('payments', paymentsService);
   app.decorate('transfers', transfersService);
   app.decorate('corporate', corporateService);
-  await app.register(authPlugin, { authService });
+  await app.register(authPlugin, { authenticate: (token) => authService.authenticate(token) });
 
   await app.register(healthRoutes);
   await app.register(
@@ -299,7 +299,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       api.addHook('onRequest', async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');
       });
-      await api.register(authRoutes, { authIpLimit: config.authIpLimit });
+      await api.register(authRoutes, { authIpLimit: config.authIpLimit, authService });
       await api.register(userRoutes, { usersService });
       await api.register(adminUserRoutes, { adminUsers });
       await api.register(logRoutes, { logsService });

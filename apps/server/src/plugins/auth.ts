@@ -3,14 +3,21 @@ import fp from 'fastify-plugin';
 import { messages } from '@poi/shared/messages';
 import { isAdmin } from '@poi/shared/roles';
 import { AppError } from '../lib/errors';
-import type { AuthService } from '../modules/auth/auth.service';
-import type { UserRow } from '../modules/users/users.repository';
+import type { users } from '../db/schema/users';
 
-export type CurrentUser = UserRow & { sessionId: string };
+/** The signed-in user of a request: the user's row and the session it came with. */
+export type CurrentUser = typeof users.$inferSelect & { sessionId: string };
+
+/**
+ * What the plugin needs to resolve a bearer token: the auth module's session check, passed in by
+ * the composition root, so plugins (below the modules) import no module.
+ */
+export type SessionAuthenticator = (token: string) => Promise<CurrentUser | null | undefined>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    authService: AuthService;
+    /** The user of the request's session when it has one (routes where signing in is optional). */
+    optionalUser: (request: FastifyRequest) => Promise<CurrentUser | null>;
     /** Hook: a live session is required. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Hook: a live session of an admin (role admin) is required. */
@@ -53,14 +60,17 @@ export function bearerOf(header: string | undefined): string | undefined {
 export const bearerToken = (request: FastifyRequest): string | undefined => bearerOf(request.headers.authorization);
 
 /** Resolves the session of a request; authorisation itself happens in the route hooks and services. */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { authService: AuthService }) => {
-  app.decorate('authService', opts.authService);
+export const authPlugin = fp(async (app: FastifyInstance, opts: { authenticate: SessionAuthenticator }) => {
   app.decorateRequest('currentUser', null);
+  app.decorate('optionalUser', async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    return (token && (await opts.authenticate(token))) || null;
+  });
 
   async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHORIZED', messages.unauthorized);
-    const user = await opts.authService.authenticate(token);
+    const user = await opts.authenticate(token);
     if (!user) throw new AppError('UNAUTHORIZED', messages.sessionExpired);
     request.currentUser = user;
   }

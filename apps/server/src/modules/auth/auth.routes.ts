@@ -12,10 +12,12 @@ import { AppError } from '../../lib/errors';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { toUser } from '../users/users.mapper';
 import { errorResponses } from '../../plugins/openapi';
+import type { AuthService } from './auth.service';
 
 const TEN_MINUTES = 10 * 60 * 1000;
 
-export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async (app, opts) => {
+export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number; authService: AuthService }> = async (app, opts) => {
+  const { authService } = opts;
   const ipLimit = { rateLimit: { max: opts.authIpLimit, timeWindow: TEN_MINUTES } };
   const tags = ['認証'];
 
@@ -32,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     },
     async (request) => {
       const { email, redirect } = request.body;
-      const result = await app.authService.requestOtp(email, request.ip, redirect);
+      const result = await authService.requestOtp(email, request.ip, redirect);
       return { success: true as const, message: messages.otpSent, resend_after: result.resendAfter };
     },
   );
@@ -44,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
       schema: { tags, summary: '認証コードでログイン', body: verifyOtpBodySchema, response: { 200: loginResponseSchema, ...errorResponses(403) } },
     },
     async (request) => {
-      const { token, user } = await app.authService.verifyOtp(request.body.email, request.body.code);
+      const { token, user } = await authService.verifyOtp(request.body.email, request.body.code);
       return { success: true as const, token, user: toUser(user), message: messages.loggedIn };
     },
   );
@@ -60,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const { token, user } = await app.authService.verifyMagicLink(request.params.token);
+      const { token, user } = await authService.verifyMagicLink(request.params.token);
       return { success: true as const, token, user: toUser(user), message: messages.loggedIn };
     },
   );
@@ -83,7 +85,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ authIpLimit: number }> = async 
       '/auth/logout',
       { schema: { tags, summary: 'ログアウト(セッションを無効化)', response: { 200: messageResponseSchema } } },
       async (request) => {
-        await app.authService.logout(requireUser(request).sessionId);
+        await authService.logout(requireUser(request).sessionId);
         return { success: true as const, message: messages.logoutDone };
       },
     );

@@ -3,7 +3,6 @@ import { FRONTEND_LOG_MAX_BYTES } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { messageResponseSchema } from '@poi/shared/schemas/common';
 import { frontendLogBodySchema } from '@poi/shared/schemas/logs';
-import { bearerToken } from '../../plugins/auth';
 import type { LogsService } from './logs.service';
 
 export const logRoutes: FastifyPluginAsyncZod<{ logsService: LogsService }> = async (app, { logsService }) => {
@@ -21,8 +20,7 @@ export const logRoutes: FastifyPluginAsyncZod<{ logsService: LogsService }> = as
     },
     async (request) => {
       // The log usually follows a failed call, often a 401: the session is optional here.
-      const token = bearerToken(request);
-      const user = token ? await app.authService.authenticate(token) : undefined;
+      const user = await app.optionalUser(request);
       await logsService.store(request.body, { userId: user?.id ?? null, ip: request.ip });
       return { success: true as const, message: messages.logStored };
     },

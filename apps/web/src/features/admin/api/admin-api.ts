@@ -14,7 +14,7 @@ import { pendingTransfersResponseSchema, type PendingTransfers } from '@poi/shar
 import { pricingListResponseSchema, pricingPreviewResponseSchema, type PricingPreview, type PricingVersion, type PricingVersionBody } from '@poi/shared/schemas/pricing';
 import { adminUserDetailResponseSchema, adminUserListResponseSchema, auditLogListResponseSchema, type AdminUserDetail, type AdminUserList, type AuditLogList } from '@poi/shared/schemas/users';
 import { apiClient } from '../../../lib/api-client';
-import { downloadFile } from '../../billing/api/billing-api';
+import { downloadFile } from '../../../lib/download';
 
 /*
  * The admin calls (spec 7 "Admin"): reads as TanStack queries keyed by their parameters (the

@@ -9,7 +9,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, yen } from '../../billing/components/labels';
+import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
 import { downloadCsv, post, useAdminAction, useCorporate, useCorporateList } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
 import { CorporateForm } from '../components/corporate-form';

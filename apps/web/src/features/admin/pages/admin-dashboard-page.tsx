@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { StatCard } from '../../../components/ui/stat-card';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { yen } from '../../billing/components/labels';
+import { yen } from '../../../components/ui/billing-labels';
 import { useAdminDashboard } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
 import { dateTime } from '../components/data-table';

@@ -9,7 +9,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { StatCard } from '../../../components/ui/stat-card';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { yen } from '../../billing/components/labels';
+import { yen } from '../../../components/ui/billing-labels';
 import { downloadCsv, usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/admin-api';
 import { DataTable } from '../components/data-table';
 import { useUrlParams } from '../use-url-params';

@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { apiClient, getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
-import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../billing/components/labels';
+import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
 import { downloadCsv, post, useAdminAction, usePendingTransfers } from '../api/admin-api';
 import { DataTable } from '../components/data-table';
 import { transferDifference } from '../components/transfer-difference';

@@ -12,7 +12,7 @@ import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth-store';
-import { yen } from '../../billing/components/labels';
+import { yen } from '../../../components/ui/billing-labels';
 import { downloadCsv, post, useAdminAction, useAdminUser, useAdminUsers } from '../api/admin-api';
 import { AuditList } from '../components/audit-list';
 import { DataTable, dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../components/data-table';

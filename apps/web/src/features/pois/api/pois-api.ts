@@ -12,6 +12,7 @@ import {
   type RegisterPoiBody,
 } from '@poi/shared/schemas/pois';
 import { apiClient } from '../../../lib/api-client';
+import { fileNameOf } from '../../../lib/download';
 import { poiKeys, type PoiListFilters } from './keys';
 
 export async function searchPois(filters: PoiListFilters): Promise<PoiSearchResponse['data']> {
@@ -118,20 +119,6 @@ export function useMovePoi() {
       void client.invalidateQueries({ queryKey: poiKeys.lists() });
     },
   });
-}
-
-/** The file name the server gave (RFC 5987 filename*, else filename), if it can be read. */
-export function fileNameOf(disposition: string | undefined): string | undefined {
-  if (!disposition) return undefined;
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
-  if (star) {
-    try {
-      return decodeURIComponent(star);
-    } catch {
-      // fall through to the ASCII name
-    }
-  }
-  return /filename="([^"]+)"/i.exec(disposition)?.[1];
 }
 
 /**

@@ -7,8 +7,8 @@ import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, statusOf } from '../../../lib/api-client';
-import { downloadInvoicePdf, downloadReceiptPdf, useInvoice } from '../api/billing-api';
-import { InvoiceStatusBadge, PAYMENT_LABELS, PAYMENT_METHOD_LABELS, slashDate, unitYen, yen } from '../components/labels';
+import { downloadInvoicePdf, downloadReceiptPdf, useInvoice } from '../api/invoices-api';
+import { InvoiceStatusBadge, PAYMENT_LABELS, PAYMENT_METHOD_LABELS, slashDate, unitYen, yen } from '../../../components/ui/billing-labels';
 import { TransferInstructions } from '../components/transfer-instructions';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {

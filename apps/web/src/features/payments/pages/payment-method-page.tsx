@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth-store';
-import { startCheckout, useAccount, useRemoveCard, useSaveDetails } from '../api/payment-method-api';
+import { startCheckout, useAccount, useRemoveCard, useSaveDetails } from '../api/payments-api';
 
 function CardSection({ view }: { view: BillingAccountView }) {
   const [confirming, setConfirming] = useState(false);

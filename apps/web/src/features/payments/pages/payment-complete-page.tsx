@@ -4,7 +4,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { authStore } from '../../../lib/auth-store';
-import { getCurrentUser, useCompleteCheckout } from '../api/payment-method-api';
+import { getCurrentUser, useCompleteCheckout } from '../api/payments-api';
 
 const PURPOSE_TEXT = {
   card: 'カードを登録しました。今後の請求はこのカードで決済されます。',

@@ -8,7 +8,7 @@ import { FormField, inputClass } from '../../../components/ui/form-field';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { startCheckout, useApplyCorporate, useUpgradeView } from '../api/upgrade-api';
+import { startCheckout, useApplyCorporate, useUpgradeView } from '../api/corporate-api';
 
 const PLAN_NAMES: Record<Plan['account_type'], string> = { trial: 'トライアル', individual: '個人', corporate: '法人' };
 type Step = 'plans' | 'individual' | 'corporate-form' | 'corporate-confirm';

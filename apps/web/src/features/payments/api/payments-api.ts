@@ -3,17 +3,17 @@ import { billingAccountViewResponseSchema, type BillingAccountView, type Billing
 import { checkoutResponseSchema, completeResponseSchema, type CheckoutPurpose, type CompleteResult } from '@poi/shared/schemas/payments';
 import { apiClient } from '../../../lib/api-client';
 
-export const paymentMethodKeys = {
-  all: ['payment-method'] as const,
-  account: () => [...paymentMethodKeys.all, 'account'] as const,
-  complete: (sessionId: string) => [...paymentMethodKeys.all, 'complete', sessionId] as const,
+export const paymentKeys = {
+  all: ['payments'] as const,
+  account: () => [...paymentKeys.all, 'account'] as const,
+  complete: (sessionId: string) => [...paymentKeys.all, 'complete', sessionId] as const,
 };
 
 export async function getAccount(): Promise<BillingAccountView> {
   return billingAccountViewResponseSchema.parse((await apiClient.get('/console/v1/billing/account')).data).data;
 }
 
-export const useAccount = () => useQuery(queryOptions({ queryKey: paymentMethodKeys.account(), queryFn: getAccount }));
+export const useAccount = () => useQuery(queryOptions({ queryKey: paymentKeys.account(), queryFn: getAccount }));
 
 /** Opens Stripe Checkout (setup mode): the browser leaves for the hosted page. */
 export async function startCheckout(purpose: CheckoutPurpose): Promise<void> {
@@ -25,7 +25,7 @@ export function useRemoveCard() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => (await apiClient.post('/console/v1/payment-method/remove')).data as { message?: string },
-    onSuccess: () => client.invalidateQueries({ queryKey: paymentMethodKeys.all }),
+    onSuccess: () => client.invalidateQueries({ queryKey: paymentKeys.all }),
   });
 }
 
@@ -33,7 +33,7 @@ export function useSaveDetails() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: BillingDetailsBody) => billingAccountViewResponseSchema.parse((await apiClient.post('/console/v1/billing/account', body)).data).data,
-    onSuccess: (view) => client.setQueryData(paymentMethodKeys.account(), view),
+    onSuccess: (view) => client.setQueryData(paymentKeys.account(), view),
   });
 }
 
@@ -44,7 +44,7 @@ export function useSaveDetails() {
 export const useCompleteCheckout = (sessionId: string) =>
   useQuery(
     queryOptions({
-      queryKey: paymentMethodKeys.complete(sessionId),
+      queryKey: paymentKeys.complete(sessionId),
       queryFn: async (): Promise<CompleteResult> =>
         completeResponseSchema.parse((await apiClient.post('/console/v1/payment-method/complete', { session_id: sessionId })).data).data,
       retry: false,

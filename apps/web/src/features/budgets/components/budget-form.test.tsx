@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { BudgetForm } from './budget-form';
 
 const mutate = vi.fn();
-vi.mock('../api/billing-api', () => ({ useSaveBudget: () => ({ mutate, isPending: false }) }));
+vi.mock('../api/budgets-api', () => ({ useSaveBudget: () => ({ mutate, isPending: false }) }));
 
 describe('BudgetForm', () => {
   it('checks the limit with the shared schema, shows the alerts sent and saves or removes the budget', async () => {

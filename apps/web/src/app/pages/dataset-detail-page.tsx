@@ -5,18 +5,18 @@ import { toast } from 'react-toastify';
 import { ArrowLeft, Copy, Tag, Trash2, Upload } from 'lucide-react';
 import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
-import { Button } from '../components/ui/button';
-import { ConfirmDialog } from '../components/ui/confirm-dialog';
-import { ErrorBlock, LoadingBlock } from '../components/ui/state-blocks';
-import { useDataset, useDeleteDataset } from '../features/datasets/api/datasets-api';
-import { datasetKeys } from '../features/datasets/api/keys';
-import { copyDatasetId } from '../features/datasets/components/dataset-card';
-import { PriceChangeModal } from '../features/datasets/components/price-change-modal';
-import { PriceHistory } from '../features/datasets/components/price-history';
-import { PoiExportMenu } from '../features/pois/components/poi-export-menu';
-import { PoiImportModal } from '../features/pois/components/poi-import-modal';
-import { PoiSection } from '../features/pois/components/poi-section';
-import { getErrorMessage } from '../lib/api-client';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { ErrorBlock, LoadingBlock } from '../../components/ui/state-blocks';
+import { useDataset, useDeleteDataset } from '../../features/datasets/api/datasets-api';
+import { datasetKeys } from '../../features/datasets/api/keys';
+import { copyDatasetId } from '../../features/datasets/components/dataset-card';
+import { PriceChangeModal } from '../../features/datasets/components/price-change-modal';
+import { PriceHistory } from '../../features/datasets/components/price-history';
+import { PoiExportMenu } from '../../features/pois/components/poi-export-menu';
+import { PoiImportModal } from '../../features/pois/components/poi-import-modal';
+import { PoiSection } from '../../features/pois/components/poi-section';
+import { getErrorMessage } from '../../lib/api-client';
 
 /** A UUID that may wrap after its hyphens only, never inside a group of digits. */
 function BreakAtHyphens({ text }: { text: string }) {

@@ -4,8 +4,8 @@ import { BUDGET_ALERT_THRESHOLDS, budgetBodySchema, type Budget } from '@poi/sha
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { getErrorMessage } from '../../../lib/api-client';
-import { useSaveBudget } from '../api/billing-api';
-import { yen } from './labels';
+import { useSaveBudget } from '../api/budgets-api';
+import { yen } from '../../../components/ui/billing-labels';
 
 const limitSchema = budgetBodySchema.shape.monthly_limit;
 

@@ -3,12 +3,12 @@ import { checkoutResponseSchema, type CheckoutPurpose } from '@poi/shared/schema
 import { corporateApplicationResponseSchema, upgradeViewResponseSchema, type CorporateApplicationBody, type UpgradeView } from '@poi/shared/schemas/corporate';
 import { apiClient } from '../../../lib/api-client';
 
-export const upgradeKeys = { all: ['upgrade'] as const, view: () => [...upgradeKeys.all, 'view'] as const };
+export const corporateKeys = { all: ['corporate'] as const, view: () => [...corporateKeys.all, 'view'] as const };
 
 export async function getUpgradeView(): Promise<UpgradeView> {
   return upgradeViewResponseSchema.parse((await apiClient.get('/console/v1/upgrade')).data).data;
 }
-export const useUpgradeView = () => useQuery(queryOptions({ queryKey: upgradeKeys.view(), queryFn: getUpgradeView }));
+export const useUpgradeView = () => useQuery(queryOptions({ queryKey: corporateKeys.view(), queryFn: getUpgradeView }));
 
 /** Opens Stripe Checkout (setup mode) for this purpose: the browser leaves for the hosted page. */
 export async function startCheckout(purpose: CheckoutPurpose): Promise<void> {
@@ -20,6 +20,6 @@ export function useApplyCorporate() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: CorporateApplicationBody) => corporateApplicationResponseSchema.parse((await apiClient.post('/console/v1/upgrade/corporate', body)).data).data,
-    onSuccess: () => client.invalidateQueries({ queryKey: upgradeKeys.all }),
+    onSuccess: () => client.invalidateQueries({ queryKey: corporateKeys.all }),
   });
 }

@@ -1,6 +1,6 @@
 import { formatDateTime, formatNumber } from '@poi/shared/format';
 import type { CurrentCharges } from '@poi/shared/schemas/invoices';
-import { unitYen, yen } from './labels';
+import { unitYen, yen } from '../../../components/ui/billing-labels';
 
 /** This month so far, computed as the invoice will be (lines rounded down, tax once). */
 export function CurrentChargesTable({ data }: { data: CurrentCharges }) {

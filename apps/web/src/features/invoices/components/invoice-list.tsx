@@ -7,8 +7,8 @@ import { inputClass } from '../../../components/ui/form-field';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { downloadInvoicesCsv, INVOICE_PAGE_SIZE, useInvoices, type InvoiceFilters } from '../api/billing-api';
-import { InvoiceStatusBadge, slashDate, yen } from './labels';
+import { downloadInvoicesCsv, INVOICE_PAGE_SIZE, useInvoices, type InvoiceFilters } from '../api/invoices-api';
+import { InvoiceStatusBadge, slashDate, yen } from '../../../components/ui/billing-labels';
 
 const NO_FILTERS: InvoiceFilters = { issued_from: '', issued_to: '', amount_min: '', amount_max: '' };
 

@@ -1,0 +1,68 @@
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { PageHeader } from '../../components/ui/page-header';
+import { ErrorBlock, LoadingBlock } from '../../components/ui/state-blocks';
+import { getErrorMessage } from '../../lib/api-client';
+import { useBudget } from '../../features/budgets/api/budgets-api';
+import { BudgetForm } from '../../features/budgets/components/budget-form';
+import { BILLING_FETCH_FAILED, useCurrentCharges } from '../../features/invoices/api/invoices-api';
+import { CurrentChargesTable } from '../../features/invoices/components/current-charges';
+import { InvoiceList } from '../../features/invoices/components/invoice-list';
+import { PaymentSummary } from '../../features/invoices/components/payment-summary';
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold text-gray-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** /billing composes invoices and budgets: this month so far, payment method, budget and the invoices. */
+export function BillingPage() {
+  const current = useCurrentCharges();
+  const budget = useBudget();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  // Back from paying on Stripe's page (3-D Secure): show that invoice.
+  const paidInvoice = params.get('paid') === '1' ? params.get('invoice') : null;
+  useEffect(() => {
+    if (!paidInvoice) return;
+    toast.success('お支払いを受け付けました');
+    void navigate(`/billing/invoices/${encodeURIComponent(paidInvoice)}`, { replace: true });
+  }, [paidInvoice, navigate]);
+
+  return (
+    <div className="space-y-8">
+      <PageHeader title="請求・お支払い" description="今月のご利用見込み、お支払い方法、予算と請求書です。請求書は毎月1日に前月分を発行します。" />
+      <Section id="current-heading" title="今月のご利用(見込み)">
+        {current.isPending ? (
+          <LoadingBlock />
+        ) : current.isError ? (
+          <ErrorBlock message={getErrorMessage(current.error, BILLING_FETCH_FAILED)} onRetry={() => void current.refetch()} />
+        ) : (
+          <CurrentChargesTable data={current.data} />
+        )}
+      </Section>
+      <Section id="payment-heading" title="お支払い方法">
+        <PaymentSummary />
+      </Section>
+      <Section id="budget-heading" title="予算とアラート">
+        {budget.isPending ? (
+          <LoadingBlock />
+        ) : budget.isError ? (
+          <ErrorBlock message={getErrorMessage(budget.error, BILLING_FETCH_FAILED)} onRetry={() => void budget.refetch()} />
+        ) : (
+          <BudgetForm key={`${budget.data.monthly_limit}:${budget.data.hard_stop}`} budget={budget.data} />
+        )}
+      </Section>
+      <Section id="invoices-heading" title="請求書">
+        <InvoiceList />
+      </Section>
+    </div>
+  );
+}

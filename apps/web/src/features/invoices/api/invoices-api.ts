@@ -1,0 +1,51 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { billingAccountViewResponseSchema, currentChargesResponseSchema, invoiceDetailResponseSchema, invoiceListResponseSchema, type BillingAccountView, type CurrentCharges, type InvoiceDetail, type InvoiceList } from '@poi/shared/schemas/invoices';
+import { apiClient } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/download';
+
+export const BILLING_FETCH_FAILED = '請求情報の取得に失敗しました';
+
+/** The invoice list's filters as the server takes them (empty strings are left out). */
+export interface InvoiceFilters {
+  issued_from: string;
+  issued_to: string;
+  amount_min: string;
+  amount_max: string;
+}
+
+export const INVOICE_PAGE_SIZE = 20;
+
+export const invoiceKeys = {
+  all: ['invoices'] as const,
+  account: () => [...invoiceKeys.all, 'account'] as const,
+  current: () => [...invoiceKeys.all, 'current'] as const,
+  invoices: (filters: InvoiceFilters, page: number) => [...invoiceKeys.all, 'invoices', filters, page] as const,
+  invoice: (id: string) => [...invoiceKeys.all, 'invoice', id] as const,
+};
+
+const filterParams = (f: InvoiceFilters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
+
+export async function getBillingAccount(): Promise<BillingAccountView> {
+  return billingAccountViewResponseSchema.parse((await apiClient.get('/console/v1/billing/account')).data).data;
+}
+export async function getCurrentCharges(): Promise<CurrentCharges> {
+  return currentChargesResponseSchema.parse((await apiClient.get('/console/v1/billing/current')).data).data;
+}
+export async function getInvoices(filters: InvoiceFilters, page: number): Promise<InvoiceList> {
+  const params = { ...filterParams(filters), limit: INVOICE_PAGE_SIZE, offset: (page - 1) * INVOICE_PAGE_SIZE };
+  return invoiceListResponseSchema.parse((await apiClient.get('/console/v1/billing/invoices', { params })).data).data;
+}
+export async function getInvoice(id: string): Promise<InvoiceDetail> {
+  return invoiceDetailResponseSchema.parse((await apiClient.get(`/console/v1/billing/invoices/${encodeURIComponent(id)}`)).data).data;
+}
+
+export const useBillingAccount = () => useQuery(queryOptions({ queryKey: invoiceKeys.account(), queryFn: getBillingAccount }));
+export const useCurrentCharges = () =>
+  useQuery(queryOptions({ queryKey: invoiceKeys.current(), queryFn: getCurrentCharges, refetchOnWindowFocus: true, staleTime: 0 }));
+export const useInvoices = (filters: InvoiceFilters, page: number) =>
+  useQuery({ ...queryOptions({ queryKey: invoiceKeys.invoices(filters, page), queryFn: () => getInvoices(filters, page) }), placeholderData: keepPreviousData });
+export const useInvoice = (id: string) => useQuery(queryOptions({ queryKey: invoiceKeys.invoice(id), queryFn: () => getInvoice(id), retry: false }));
+
+export const downloadInvoicesCsv = (filters: InvoiceFilters) => downloadFile('/console/v1/billing/invoices.csv', 'invoices.csv', filterParams(filters));
+export const downloadInvoicePdf = (id: string, number: string | null) => downloadFile(`/console/v1/billing/invoices/${id}/pdf`, `${number ?? id}.pdf`);
+export const downloadReceiptPdf = (paymentId: string, receiptNumber: string) => downloadFile(`/console/v1/billing/payments/${paymentId}/receipt.pdf`, `${receiptNumber}.pdf`);
