@@ -65,7 +65,7 @@ describe('reason dialog', () => {
     render(<ReasonDialog title="停止" description="" submitLabel="停止する" onSubmit={() => Promise.reject(refusal)} onClose={onClose} />);
     await userEvent.type(screen.getByLabelText(/理由/), 'テスト');
     await userEvent.click(screen.getByRole('button', { name: '停止する' }));
-    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('有効な管理者が他にいないため、この操作はできません');
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@poi/shared/schemas/users';
-import { dateTime } from './data-table';
+import { dateTime } from './admin-labels';
 
 const ACTION_LABELS: Record<string, string> = {
   'user.change_type': '種別・権限の変更',
@@ -56,5 +56,17 @@ export function AuditList({ entries, empty = '記録はまだありません' }:
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The "操作履歴" section of an admin detail dialog. */
+export function AuditSection({ entries, headingId }: { entries: AuditEntry[]; headingId: string }) {
+  return (
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId} className="mb-1 font-semibold text-gray-900">
+        操作履歴
+      </h3>
+      <AuditList entries={entries} />
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { CORPORATE_STATUSES, type CorporateSummary } from '@poi/shared/schemas/corporate';
+import { CORPORATE_STATUSES, type CORPORATE_ROLES, type CorporateSummary } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
@@ -9,13 +9,26 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
-import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
-import { downloadCsv, post, useAdminAction, useCorporate, useCorporateList } from '../api/admin-api';
-import { AuditList } from '../components/audit-list';
+import { PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
+import { DataTable } from '../../../components/ui/data-table';
+import { downloadCsv } from '../api/admin-api';
+import {
+  useActivateCorporate,
+  useAddCorporateMember,
+  useCorporate,
+  useCorporateList,
+  useRejectCorporate,
+  useRemoveCorporateMember,
+  useSuspendCorporate,
+} from '../api/corporate-api';
+import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, dateOnly, DefinitionGrid } from '../components/admin-labels';
+import { AuditSection } from '../components/audit-list';
 import { CorporateForm } from '../components/corporate-form';
-import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, DataTable, dateOnly, DefinitionGrid } from '../components/data-table';
+import { InvoiceSummaryList } from '../components/invoice-summary-list';
 import { ReasonDialog } from '../components/reason-dialog';
 import { useUrlParams } from '../use-url-params';
+
+type CorporateRole = (typeof CORPORATE_ROLES)[number];
 
 const PAGE_SIZE = 50;
 const DEFAULTS = { status: '', q: '', page: '1' };
@@ -124,10 +137,14 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
   const [creditLimit, setCreditLimit] = useState('');
   const [terms, setTerms] = useState('month_end_next_month');
   const [memberId, setMemberId] = useState('');
-  const [memberRole, setMemberRole] = useState('member');
-  const act = useAdminAction((input: { url: string; body: unknown }) => post(input.url, input.body));
-  const run = (url: string, body: Record<string, unknown>, done: string) => async (reason: string) => {
-    await act.mutateAsync({ url: `/console/v1/admin/corporate/${id}${url}`, body: { ...body, reason } });
+  const [memberRole, setMemberRole] = useState<CorporateRole>('member');
+  const activate = useActivateCorporate(id);
+  const reject = useRejectCorporate(id);
+  const suspend = useSuspendCorporate(id);
+  const addMember = useAddCorporateMember(id);
+  const removeMember = useRemoveCorporateMember(id);
+  const run = (write: (reason: string) => Promise<unknown>, done: string) => async (reason: string) => {
+    await write(reason);
     toast.success(done);
   };
 
@@ -179,28 +196,8 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
             ))}
           </ul>
         </section>
-        <section aria-labelledby="c-inv-h">
-          <h3 id="c-inv-h" className="mb-1 font-semibold text-gray-900">
-            請求書
-          </h3>
-          {invoices.length ? (
-            <ul className="space-y-1">
-              {invoices.map((i) => (
-                <li key={i.id} className="tabular-nums">
-                  {i.number ?? '(未発行)'} ・ {i.year_month} ・ {yen(i.total)}(入金 {yen(i.paid)})・ {INVOICE_STATUS_LABELS[i.status]}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="text-gray-700">請求書はありません</p>
-          )}
-        </section>
-        <section aria-labelledby="c-audit-h">
-          <h3 id="c-audit-h" className="mb-1 font-semibold text-gray-900">
-            操作履歴
-          </h3>
-          <AuditList entries={audit} />
-        </section>
+        <InvoiceSummaryList invoices={invoices} headingId="c-inv-h" />
+        <AuditSection entries={audit} headingId="c-audit-h" />
       </div>
     );
   }
@@ -246,10 +243,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           submitLabel="承認する"
           onClose={() => setAction(null)}
           onSubmit={async (reason) => {
-            await act.mutateAsync({
-              url: `/console/v1/admin/corporate/${id}/activate`,
-              body: { credit_limit: creditLimit === '' ? null : Number(creditLimit), payment_terms: terms, reason },
-            });
+            await activate.mutateAsync({ credit_limit: creditLimit === '' ? null : Number(creditLimit), payment_terms: terms, reason });
             toast.success('お申し込みを承認しました');
           }}
         >
@@ -270,7 +264,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           description={<p>{a.company_name} のお申し込みを却下します。理由は申込者のアップグレード画面に表示されます。</p>}
           submitLabel="却下する"
           onClose={() => setAction(null)}
-          onSubmit={run('/reject', {}, 'お申し込みを却下しました')}
+          onSubmit={run((reason) => reject.mutateAsync(reason), 'お申し込みを却下しました')}
         />
       ) : null}
       {a && action === 'suspend' ? (
@@ -279,7 +273,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           description={<p>{a.company_name} を停止します。メンバー全員のAPIキーが直ちに使えなくなります(コンソールへのログインは可能です)。</p>}
           submitLabel="停止する"
           onClose={() => setAction(null)}
-          onSubmit={run('/suspend', {}, '法人アカウントを停止しました')}
+          onSubmit={run((reason) => suspend.mutateAsync(reason), '法人アカウントを停止しました')}
         />
       ) : null}
       {a && action === 'activate' ? (
@@ -288,7 +282,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           description={<p>{a.company_name} を再開します。メンバーのAPIキーが再び使えるようになります。</p>}
           submitLabel="再開する"
           onClose={() => setAction(null)}
-          onSubmit={run('/activate', {}, '法人アカウントを再開しました')}
+          onSubmit={run((reason) => activate.mutateAsync({ reason }), '法人アカウントを再開しました')}
         />
       ) : null}
       {a && action === 'add-member' ? (
@@ -297,13 +291,13 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           description={<p>既存のユーザーをユーザーIDで追加します(ユーザー管理の詳細に表示されるID)。</p>}
           submitLabel="追加する"
           onClose={() => setAction(null)}
-          onSubmit={run('/members', { user_id: memberId.trim(), role: memberRole }, 'メンバーを追加しました')}
+          onSubmit={run((reason) => addMember.mutateAsync({ user_id: memberId.trim(), role: memberRole, reason }), 'メンバーを追加しました')}
         >
           <FormField id="member-id" label="ユーザーID" required>
             <input id="member-id" className={inputClass} value={memberId} onChange={(e) => setMemberId(e.target.value)} />
           </FormField>
           <FormField id="member-role" label="役割" required>
-            <select id="member-role" className={inputClass} value={memberRole} onChange={(e) => setMemberRole(e.target.value)}>
+            <select id="member-role" className={inputClass} value={memberRole} onChange={(e) => setMemberRole(e.target.value as CorporateRole)}>
               {Object.entries(CORPORATE_ROLE_LABELS).map(([v, l]) => (
                 <option key={v} value={v}>
                   {l}
@@ -319,7 +313,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           description={<p>このユーザーを {a.company_name} から外します。外れたユーザーはトライアルに戻ります。</p>}
           submitLabel="外す"
           onClose={() => setAction(null)}
-          onSubmit={run(`/members/${action.remove}/remove`, {}, 'メンバーを外しました')}
+          onSubmit={run((reason) => removeMember.mutateAsync({ userId: action.remove, reason }), 'メンバーを外しました')}
         />
       ) : null}
     </>

@@ -1,15 +1,19 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
-import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@poi/shared/roles';
-import { pricingVersionBodySchema, type PricingPreview, type PricingVersion } from '@poi/shared/schemas/pricing';
+import { z } from 'zod';
+import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS } from '@poi/shared/roles';
+import { pricingVersionBodySchema, type PricingPreview, type PricingVersion, type PricingVersionBody } from '@poi/shared/schemas/pricing';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, getFieldErrorMessage } from '../../../lib/api-client';
-import { post, previewPricing, useAdminAction, usePricingHistory } from '../api/admin-api';
-import { DataTable, dateOnly } from '../components/data-table';
+import { DataTable } from '../../../components/ui/data-table';
+import { previewPricing, useCreatePricing, useDeletePricing, usePricingHistory, useUpdatePricing } from '../api/pricing-api';
+import { dateOnly } from '../components/admin-labels';
 import { ReasonDialog } from '../components/reason-dialog';
 
 export const FIELD_LABELS: Record<string, string> = {
@@ -23,12 +27,28 @@ export const FIELD_LABELS: Record<string, string> = {
 const NUMBER_FIELDS = Object.keys(FIELD_LABELS) as Array<keyof typeof FIELD_LABELS>;
 const tomorrowJst = () => new Date(Date.now() + 33 * 3600_000).toISOString().slice(0, 10);
 
-/** The form's values checked with the same schema the server applies: the first error per field. */
-export function validatePricingForm(values: Record<string, string>): { body?: Parameters<typeof previewPricing>[0]; errors: Record<string, string> } {
-  const parsed = pricingVersionBodySchema.safeParse({
-    ...values,
-    ...Object.fromEntries(NUMBER_FIELDS.map((f) => [f, values[f] === '' ? undefined : Number(values[f])])),
-  });
+/** What the inputs hold: text, as typed. */
+const valuesSchema = z.object({
+  account_type: z.string(),
+  effective_from: z.string(),
+  base_fee: z.string(),
+  free_searches_per_month: z.string(),
+  monthly_fee: z.string(),
+  provider_share_percent: z.string(),
+  rate_limit_per_minute: z.string(),
+  max_api_keys: z.string(),
+  reason: z.string(),
+});
+type Values = z.infer<typeof valuesSchema>;
+
+/** The inputs as numbers (an empty one missing), checked with the same schema the server applies. */
+const pricingFormSchema = valuesSchema
+  .transform((values): unknown => ({ ...values, ...Object.fromEntries(NUMBER_FIELDS.map((f) => [f, values[f as keyof Values] === '' ? undefined : Number(values[f as keyof Values])])) }))
+  .pipe(pricingVersionBodySchema);
+
+/** The form's values checked as the form does: the first error per field. */
+export function validatePricingForm(values: Values): { body?: PricingVersionBody; errors: Record<string, string> } {
+  const parsed = pricingFormSchema.safeParse(values);
   if (parsed.success) return { body: parsed.data, errors: {} };
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
@@ -44,7 +64,7 @@ export function AdminPricingPage() {
   const history = usePricingHistory();
   const [creating, setCreating] = useState<PricingVersion | 'new' | null>(null);
   const [deleting, setDeleting] = useState<PricingVersion | null>(null);
-  const remove = useAdminAction((input: { id: number; reason: string }) => post(`/console/v1/admin/pricing/delete/${input.id}`, { reason: input.reason }));
+  const remove = useDeletePricing();
 
   if (history.isPending) return <LoadingBlock />;
   if (history.isError) return <ErrorBlock message={getErrorMessage(history.error, '料金設定の取得に失敗しました')} onRetry={() => void history.refetch()} />;
@@ -129,62 +149,57 @@ export function AdminPricingPage() {
 
 function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onClose: () => void }) {
   const formId = useId();
-  const [values, setValues] = useState<Record<string, string>>({
-    account_type: editing?.account_type ?? 'individual',
-    effective_from: editing ? new Date(new Date(editing.effective_from).getTime() + 9 * 3600_000).toISOString().slice(0, 10) : tomorrowJst(),
-    base_fee: String(editing?.base_fee ?? ''),
-    free_searches_per_month: String(editing?.free_searches_per_month ?? ''),
-    monthly_fee: String(editing?.monthly_fee ?? ''),
-    provider_share_percent: String(editing?.provider_share_percent ?? ''),
-    rate_limit_per_minute: String(editing?.rate_limit_per_minute ?? ''),
-    max_api_keys: String(editing?.max_api_keys ?? ''),
-    reason: '',
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<PricingPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = useAdminAction((body: Record<string, unknown>) =>
-    editing ? post(`/console/v1/admin/pricing/update/${editing.id}`, { ...body, account_type: undefined }) : post('/console/v1/admin/pricing/create', body),
-  );
-  const set = (k: string, v: string) => {
-    setValues({ ...values, [k]: v });
-    setPreview(null);
-  };
+  const create = useCreatePricing();
+  const update = useUpdatePricing(editing?.id ?? 0);
+  const {
+    register,
+    handleSubmit,
+    subscribe,
+    formState: { errors, isSubmitting },
+  } = useForm<Values, unknown, PricingVersionBody>({
+    resolver: zodResolver(pricingFormSchema),
+    // Messages stay until the next submit.
+    reValidateMode: 'onSubmit',
+    defaultValues: {
+      account_type: editing?.account_type ?? 'individual',
+      effective_from: editing ? new Date(new Date(editing.effective_from).getTime() + 9 * 3600_000).toISOString().slice(0, 10) : tomorrowJst(),
+      base_fee: String(editing?.base_fee ?? ''),
+      free_searches_per_month: String(editing?.free_searches_per_month ?? ''),
+      monthly_fee: String(editing?.monthly_fee ?? ''),
+      provider_share_percent: String(editing?.provider_share_percent ?? ''),
+      rate_limit_per_minute: String(editing?.rate_limit_per_minute ?? ''),
+      max_api_keys: String(editing?.max_api_keys ?? ''),
+      reason: '',
+    },
+  });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const { body, errors: found } = validatePricingForm(values);
-    setErrors(found);
-    if (!body || busy) return;
-    setBusy(true);
+  // Any change after the preview asks for a new one before saving.
+  useEffect(() => subscribe({ formState: { values: true }, callback: () => setPreview(null) }), [subscribe]);
+
+  const submit = handleSubmit(async (body) => {
     setError(null);
     try {
       if (!preview) {
         // First the preview of what changes; saving is the second, confirming step.
         setPreview(await previewPricing(body));
       } else {
-        await save.mutateAsync(body);
+        if (editing) {
+          const { account_type: _type, ...changes } = body;
+          await update.mutateAsync(changes);
+        } else await create.mutateAsync(body);
         toast.success(editing ? '料金設定を変更しました' : '料金設定を作成しました');
         onClose();
       }
     } catch (err) {
       setError(getFieldErrorMessage(err, '料金設定を保存できませんでした'));
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
-  const field = (name: string, label: string, props: Record<string, unknown> = {}) => (
-    <FormField id={`${formId}-${name}`} label={label} required error={errors[name]}>
-      <input
-        id={`${formId}-${name}`}
-        className={inputClass}
-        value={values[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        onChange={(e) => set(name, e.target.value)}
-        {...props}
-      />
+  const field = (name: keyof Values, label: string, props: Record<string, unknown> = {}) => (
+    <FormField id={`${formId}-${name}`} label={label} required error={errors[name]?.message}>
+      <input id={`${formId}-${name}`} className={inputClass} aria-invalid={errors[name] ? true : undefined} {...props} {...register(name)} />
     </FormField>
   );
 
@@ -193,7 +208,7 @@ function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onC
       title={editing ? '料金設定の編集' : '新しい料金設定'}
       formId={formId}
       submitLabel={preview ? 'この内容で保存する' : '変更内容を確認する'}
-      submitting={busy}
+      submitting={isSubmitting}
       error={error}
       onClose={onClose}
       size="lg"
@@ -203,9 +218,8 @@ function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onC
           <select
             id={`${formId}-account_type`}
             className={inputClass}
-            value={values.account_type}
             disabled={!!editing}
-            onChange={(e) => set('account_type', e.target.value as AccountType)}
+            {...register('account_type')}
           >
             {ACCOUNT_TYPES.map((t) => (
               <option key={t} value={t}>
@@ -222,8 +236,8 @@ function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onC
         {field('rate_limit_per_minute', FIELD_LABELS.rate_limit_per_minute!, { type: 'number', step: 1, min: 1, inputMode: 'numeric' })}
         {field('max_api_keys', FIELD_LABELS.max_api_keys!, { type: 'number', step: 1, min: 1, max: 1000, inputMode: 'numeric' })}
         <div className="sm:col-span-2">
-          <FormField id={`${formId}-reason`} label="理由(監査ログに記録されます)" required error={errors.reason}>
-            <textarea id={`${formId}-reason`} rows={2} className={inputClass} value={values.reason} onChange={(e) => set('reason', e.target.value)} />
+          <FormField id={`${formId}-reason`} label="理由(監査ログに記録されます)" required error={errors.reason?.message}>
+            <textarea id={`${formId}-reason`} rows={2} className={inputClass} {...register('reason')} />
           </FormField>
         </div>
         {preview ? (

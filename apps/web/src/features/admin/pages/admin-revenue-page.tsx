@@ -10,8 +10,9 @@ import { StatCard } from '../../../components/ui/stat-card';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { yen } from '../../../components/ui/billing-labels';
-import { downloadCsv, usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/admin-api';
-import { DataTable } from '../components/data-table';
+import { DataTable } from '../../../components/ui/data-table';
+import { downloadCsv } from '../api/admin-api';
+import { usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/revenue-api';
 import { useUrlParams } from '../use-url-params';
 
 const previousMonth = () => selectableMonths()[1] ?? currentYearMonth();

@@ -1,18 +1,18 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Download, Upload } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { statementProposalsResponseSchema, type StatementProposal } from '@poi/shared/schemas/transfers';
-import type { PendingTransfer } from '@poi/shared/schemas/transfers';
+import type { PendingTransfer, StatementProposal } from '@poi/shared/schemas/transfers';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
-import { apiClient, getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
+import { DataTable } from '../../../components/ui/data-table';
+import { getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
-import { downloadCsv, post, useAdminAction, usePendingTransfers } from '../api/admin-api';
-import { DataTable } from '../components/data-table';
+import { downloadCsv } from '../api/admin-api';
+import { proposeStatementMatches, useConfirmTransfer, usePendingTransfers } from '../api/transfers-api';
 import { transferDifference } from '../components/transfer-difference';
 import { useUrlParams } from '../use-url-params';
 
@@ -37,11 +37,8 @@ export function AdminTransfersPage() {
       setUploadError('入金明細のファイルは1MB以下にしてください');
       return;
     }
-    const form = new FormData();
-    form.append('file', file);
     try {
-      const res = await apiClient.post('/console/v1/admin/transfers/statement', form, { headers: { 'Content-Type': 'multipart/form-data' } });
-      setProposals(statementProposalsResponseSchema.parse(res.data).data.proposals);
+      setProposals(await proposeStatementMatches(file));
     } catch (err) {
       setUploadError(getErrorMessage(err, '入金明細を読み取れませんでした'));
     } finally {
@@ -189,7 +186,7 @@ function ConfirmTransferDialog({ transfer, proposal, onClose, onDone }: { transf
   const [asFee, setAsFee] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
-  const act = useAdminAction((body: unknown) => post(`/console/v1/admin/transfers/${transfer.invoice_id}/confirm`, body));
+  const act = useConfirmTransfer(transfer.invoice_id);
   const diff = transferDifference(transfer.remaining, amount);
   const payerError = touched && !payer.trim() ? '振込名義を入力してください' : undefined;
   const amountError = touched && diff.kind === 'invalid' ? '入金額は1円以上の整数で入力してください' : undefined;

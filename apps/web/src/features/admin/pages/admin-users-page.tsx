@@ -13,9 +13,12 @@ import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/sta
 import { getErrorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth-store';
 import { yen } from '../../../components/ui/billing-labels';
-import { downloadCsv, post, useAdminAction, useAdminUser, useAdminUsers } from '../api/admin-api';
-import { AuditList } from '../components/audit-list';
-import { DataTable, dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../components/data-table';
+import { DataTable } from '../../../components/ui/data-table';
+import { downloadCsv } from '../api/admin-api';
+import { useActivateUser, useAdminUser, useAdminUsers, useChangeAccountType, useSuspendUser } from '../api/users-api';
+import { dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../components/admin-labels';
+import { AuditSection } from '../components/audit-list';
+import { InvoiceSummaryList } from '../components/invoice-summary-list';
 import { ReasonDialog } from '../components/reason-dialog';
 import { useUrlParams } from '../use-url-params';
 
@@ -141,9 +144,12 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const detail = useAdminUser(id);
   const me = useAuth().user;
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [accountType, setAccountType] = useState<AccountType | ''>('');
-  const [role, setRole] = useState<'user' | 'admin' | ''>('');
-  const act = useAdminAction((input: { url: string; body: unknown }) => post(input.url, input.body));
+  // Both are set from the user when the change dialog opens.
+  const [accountType, setAccountType] = useState<AccountType>('trial');
+  const [role, setRole] = useState<'user' | 'admin'>('user');
+  const suspend = useSuspendUser(id);
+  const activate = useActivateUser(id);
+  const changeType = useChangeAccountType(id);
 
   let content;
   if (detail.isPending) content = <LoadingBlock />;
@@ -189,28 +195,8 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
             <p className="text-gray-700">APIキーはありません</p>
           )}
         </section>
-        <section aria-labelledby="inv-h">
-          <h3 id="inv-h" className="mb-1 font-semibold text-gray-900">
-            請求書
-          </h3>
-          {invoices.length ? (
-            <ul className="space-y-1">
-              {invoices.map((i) => (
-                <li key={i.id} className="tabular-nums text-gray-900">
-                  {i.number ?? '(未発行)'} ・ {i.year_month} ・ {yen(i.total)} ・ {i.status}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="text-gray-700">請求書はありません</p>
-          )}
-        </section>
-        <section aria-labelledby="audit-h">
-          <h3 id="audit-h" className="mb-1 font-semibold text-gray-900">
-            操作履歴
-          </h3>
-          <AuditList entries={audit} />
-        </section>
+        <InvoiceSummaryList invoices={invoices} headingId="inv-h" />
+        <AuditSection entries={audit} headingId="audit-h" />
       </div>
     );
   }
@@ -259,7 +245,7 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
           submitLabel="停止する"
           onClose={() => setDialog(null)}
           onSubmit={async (reason) => {
-            await act.mutateAsync({ url: `/console/v1/admin/users/${user.id}/suspend`, body: { reason } });
+            await suspend.mutateAsync(reason);
             toast.success('ユーザーを停止しました');
           }}
         />
@@ -271,7 +257,7 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
           submitLabel="再開する"
           onClose={() => setDialog(null)}
           onSubmit={async (reason) => {
-            await act.mutateAsync({ url: `/console/v1/admin/users/${user.id}/activate`, body: { reason } });
+            await activate.mutateAsync(reason);
             toast.success('ユーザーを再開しました');
           }}
         />
@@ -283,7 +269,7 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
           submitLabel="変更する"
           onClose={() => setDialog(null)}
           onSubmit={async (reason) => {
-            await act.mutateAsync({ url: `/console/v1/admin/users/${user.id}/change-type`, body: { account_type: accountType, role, reason } });
+            await changeType.mutateAsync({ account_type: accountType, role, reason });
             toast.success('種別・権限を変更しました');
           }}
         >

@@ -1,45 +1,5 @@
 import type { ReactNode } from 'react';
 
-export interface Column<T> {
-  header: string;
-  cell: (row: T) => ReactNode;
-  align?: 'right';
-}
-
-/**
- * A table of an admin list: scrolls sideways inside its own box on a phone (the page never
- * widens), a caption for screen readers, and an optional action per row.
- */
-export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Array<Column<T>>; rows: T[]; rowKey: (row: T) => string }) {
-  return (
-    <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white" tabIndex={0} role="region" aria-label={caption}>
-      <table className="min-w-full text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-gray-50 text-left text-gray-700">
-          <tr>
-            {columns.map((c) => (
-              <th key={c.header} scope="col" className={`whitespace-nowrap px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''}`}>
-                {c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-gray-100">
-          {rows.map((r) => (
-            <tr key={rowKey(r)}>
-              {columns.map((c) => (
-                <td key={c.header} className={`whitespace-nowrap px-3 py-2 text-gray-900 ${c.align === 'right' ? 'text-right tabular-nums' : ''}`}>
-                  {c.cell(r)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /** Labels of admin enums, in one place. */
 export const USER_STATUS_LABELS: Record<string, string> = { active: '有効', suspended: '停止中' };
 export const CORPORATE_STATUS_LABELS: Record<string, string> = { pending: '審査中', active: '有効', suspended: '停止中', rejected: '却下' };
