@@ -36,8 +36,9 @@ import { createAdminUsersService } from './modules/users/admin-users.service';
 import { userRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
 import { paymentRoutes } from './modules/payments/payments.routes';
-import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
+import { createPaymentsService, RETRY_JOB_INTERVAL_MS, type PaymentsService } from './modules/payments/payments.service';
 import { createStripeClient } from './modules/payments/stripe-client';
+import { createJobRunner } from './lib/periodic-job';
 import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { refreshPoiStatistics } from './modules/pois/pois.repository';
@@ -230,7 +231,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const adminUsers = createAdminUsersService({ db: database.db, changes });
   const adminCorporate = createAdminCorporateService({ db: database.db, changes });
   const logsService = createLogsService({ db: database.db });
-  const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe: createStripeClient(config), changes });
+  const stripe = createStripeClient(config);
+  const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe, changes });
   if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
   const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
   const searchIndex = config.searchIndexMaxMb > 0 ? createSearchIndex({ db: database.db, url: database.url, maxMb: config.searchIndexMaxMb, log: app.log, changes }) : undefined;
@@ -332,6 +334,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerConsole(app, config.webDistDir);
 
+  // The server's periodic jobs (lib/periodic-job: no overlapping runs, one log line per failure,
+  // stop waits for a run under way). Started once the services they use are.
+  const jobs = createJobRunner(app.log);
+  if (config.billingJobs && stripe) {
+    // Card invoices whose retry (retry-schedule.ts) is due are charged again.
+    jobs.add({ name: 'card-retries', every: RETRY_JOB_INTERVAL_MS, runAtStart: false, run: () => paymentsService.runDueRetries() });
+  }
   // Housekeeping: expired logs (30 days) and old sign-in challenges.
   const housekeeping = async () => {
     try {
@@ -348,15 +357,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Budgets are in memory before the first search is served.
     await budgetGuard.start();
     meter.start();
-    paymentsService.start();
     transfersService.start();
     await housekeeping();
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     if (config.billingJobs) closeJob.start();
     searchBackfill.start();
     searchIndex?.start();
+    jobs.start();
   });
   app.addHook('onClose', async () => {
+    await jobs.stop();
     clearInterval(timer);
     await changeLink?.close();
     await closeJob.stop();

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -75,4 +75,58 @@ export async function findBillingAccountByUser(ex: Executor, userId: string): Pr
   }
   const [row] = await ex.select().from(billingAccounts).where(eq(billingAccounts.userId, userId)).limit(1);
   return row;
+}
+
+export async function findBillingAccountById(ex: Executor, id: string): Promise<BillingAccountRow | undefined> {
+  const [row] = await ex.select().from(billingAccounts).where(eq(billingAccounts.id, id)).limit(1);
+  return row;
+}
+
+/** The billing account, locked for the rest of the transaction (saving a card). */
+export async function lockBillingAccount(ex: Executor, id: string): Promise<BillingAccountRow | undefined> {
+  const [row] = await ex.select().from(billingAccounts).where(eq(billingAccounts.id, id)).for('update').limit(1);
+  return row;
+}
+
+/**
+ * Remembers the account's Stripe Customer unless it already has one, and answers the one it has
+ * now: when two requests created a customer at once, the first stored wins for both.
+ */
+export async function claimStripeCustomerId(ex: Executor, id: string, customerId: string): Promise<string> {
+  await ex
+    .update(billingAccounts)
+    .set({ stripeCustomerId: customerId, updatedAt: sql`now()` })
+    .where(and(eq(billingAccounts.id, id), isNull(billingAccounts.stripeCustomerId)));
+  const [row] = await ex.select({ id: billingAccounts.stripeCustomerId }).from(billingAccounts).where(eq(billingAccounts.id, id));
+  return row?.id ?? customerId;
+}
+
+export interface SavedCard {
+  paymentMethodId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export async function saveCard(ex: Executor, id: string, card: SavedCard): Promise<void> {
+  await ex
+    .update(billingAccounts)
+    .set({ cardPaymentMethodId: card.paymentMethodId, cardBrand: card.brand, cardLast4: card.last4, cardExpMonth: card.expMonth, cardExpYear: card.expYear, updatedAt: sql`now()` })
+    .where(eq(billingAccounts.id, id));
+}
+
+export async function clearCard(ex: Executor, id: string): Promise<void> {
+  await ex
+    .update(billingAccounts)
+    .set({ cardPaymentMethodId: null, cardBrand: null, cardLast4: null, cardExpMonth: null, cardExpYear: null, updatedAt: sql`now()` })
+    .where(eq(billingAccounts.id, id));
+}
+
+/** Adds to the account's credit (kept for its next invoice). */
+export async function addCredit(ex: Executor, id: string, amountYen: number): Promise<void> {
+  await ex
+    .update(billingAccounts)
+    .set({ creditYen: sql`${billingAccounts.creditYen} + ${amountYen}`, updatedAt: sql`now()` })
+    .where(eq(billingAccounts.id, id));
 }

@@ -1,7 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { auditLogs } from '../../db/schema/audit';
+import { corporateAccounts } from '../../db/schema/corporate';
+import { datasets } from '../../db/schema/datasets';
 import { billingAccounts, invoices } from '../../db/schema/invoices';
 import { payments } from '../../db/schema/payments';
+import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
 import { nextReceiptNumber } from '../invoices/numbering';
@@ -80,4 +84,184 @@ export async function recordPayment(ex: Executor, actor: AuditActor, p: NewPayme
     after: { status, paid: paidYen, payment_id: payment!.id, method: p.method, amount: p.amountYen, fee, credit_added: creditAdded },
   });
   return { invoice: updated!, payment: payment!, creditAdded };
+}
+
+// ------------------------------------------------------------------ card invoices
+
+/** Invoice states a card charge may run in. */
+export const CHARGEABLE: InvoiceRow['status'][] = ['issued', 'partially_paid'];
+/** Invoice states in which something may still be owed. */
+export const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
+
+/**
+ * An invoice of the account is issued, partially paid or overdue with something still owed: the
+ * card cannot be removed (and GET /billing/account shows has_open_invoice).
+ */
+export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.billingAccountId, billingAccountId),
+        inArray(invoices.status, OPEN),
+        sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function findInvoice(ex: Executor, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await ex.select().from(invoices).where(eq(invoices.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * The invoice, locked for the rest of the transaction: a charge's answer, its webhook and a
+ * concurrent retry are ordered by this row lock.
+ */
+export async function lockInvoiceForCharge(ex: Executor, id: string): Promise<InvoiceRow | undefined> {
+  const [row] = await ex.select().from(invoices).where(eq(invoices.id, id)).for('update').limit(1);
+  return row;
+}
+
+/** A payment was booked for this PaymentIntent (payments.stripe_payment_intent_id is unique). */
+export async function hasPaymentForIntent(ex: Executor, paymentIntentId: string): Promise<boolean> {
+  const [row] = await ex.select({ id: payments.id }).from(payments).where(eq(payments.stripePaymentIntentId, paymentIntentId)).limit(1);
+  return Boolean(row);
+}
+
+/** The audit action of card money kept as credit because its invoice was settled meanwhile. */
+export const CARD_PAYMENT_CREDITED = 'billing_account.card_payment_credited';
+
+/** The money of this PaymentIntent was already kept as credit (its audit row is the record). */
+export async function isCardPaymentCredited(ex: Executor, paymentIntentId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: auditLogs.id })
+    .from(auditLogs)
+    .where(and(eq(auditLogs.action, CARD_PAYMENT_CREDITED), eq(auditLogs.targetId, paymentIntentId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * After a card payment was recorded: remembers the intent, clears the failure and the pay-now
+ * link, and moves the provider state time forward (never back) when an event booked it.
+ */
+export async function markInvoiceCardPaid(ex: Executor, invoiceId: string, paymentIntentId: string, eventCreated: number | null): Promise<void> {
+  await ex
+    .update(invoices)
+    .set({
+      stripePaymentIntentId: paymentIntentId,
+      lastPaymentError: null,
+      payNowUrl: null,
+      ...(eventCreated ? { providerStateAt: sql`greatest(coalesce(${invoices.providerStateAt}, 0), ${eventCreated})` } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(invoices.id, invoiceId));
+}
+
+export interface CardFailure {
+  attempt: number;
+  nextRetryAt: Date | null;
+  message: string;
+  overdue: boolean;
+  paymentIntentId: string | null;
+  payNowUrl: string | null;
+}
+
+/** Books a failed card attempt on the (locked) invoice: its count, next retry, message and maybe overdue. */
+export async function recordCardFailure(ex: Executor, current: InvoiceRow, f: CardFailure): Promise<InvoiceRow> {
+  const [updated] = await ex
+    .update(invoices)
+    .set({
+      paymentAttempts: f.attempt,
+      nextRetryAt: f.nextRetryAt,
+      lastPaymentError: f.message,
+      status: f.overdue ? 'overdue' : current.status,
+      ...(f.paymentIntentId ? { stripePaymentIntentId: f.paymentIntentId } : {}),
+      ...(f.payNowUrl ? { payNowUrl: f.payNowUrl } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(invoices.id, current.id))
+    .returning();
+  return updated!;
+}
+
+/**
+ * Stripe could not be reached: the same attempt runs again at `at`, unless another run counted
+ * an attempt meanwhile (the attempt count is the guard).
+ */
+export async function postponeCardAttempt(ex: Executor, invoiceId: string, attemptsSeen: number, at: Date): Promise<void> {
+  await ex
+    .update(invoices)
+    .set({ nextRetryAt: at, updatedAt: sql`now()` })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.paymentAttempts, attemptsSeen)));
+}
+
+/** The charge is processing on Stripe's side: no retry; the webhook books it. */
+export async function markCardProcessing(ex: Executor, invoiceId: string, paymentIntentId: string): Promise<void> {
+  await ex.update(invoices).set({ stripePaymentIntentId: paymentIntentId, nextRetryAt: null, updatedAt: sql`now()` }).where(eq(invoices.id, invoiceId));
+}
+
+/** A payment_intent.payment_failed event: the message shown, and the event's time as the invoice's provider state. */
+export async function recordCardFailureEvent(ex: Executor, invoiceId: string, paymentIntentId: string, message: string, eventCreated: number): Promise<void> {
+  await ex
+    .update(invoices)
+    .set({ lastPaymentError: message, providerStateAt: eventCreated, stripePaymentIntentId: paymentIntentId, updatedAt: sql`now()` })
+    .where(eq(invoices.id, invoiceId));
+}
+
+/** Issued card invoices whose retry is due at `now`, the longest waiting first (at most `limit`). */
+export async function dueCardRetries(ex: Executor, now: Date, limit = 500): Promise<string[]> {
+  const rows = await ex
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.paymentMethod, 'card'), inArray(invoices.status, CHARGEABLE), isNotNull(invoices.number), lte(invoices.nextRetryAt, now)))
+    .orderBy(invoices.nextRetryAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+// ------------------------------------------------------------------ saving a card
+
+export type UserRow = typeof users.$inferSelect;
+export type CorporateAccountRow = typeof corporateAccounts.$inferSelect;
+
+/** The newest card-paying corporate application of the user in one of `statuses`. */
+export async function findCardApplication(ex: Executor, userId: string, statuses: Array<'pending' | 'active'>): Promise<CorporateAccountRow | undefined> {
+  const [corp] = await ex
+    .select()
+    .from(corporateAccounts)
+    .where(and(eq(corporateAccounts.appliedBy, userId), eq(corporateAccounts.paymentMethod, 'card'), inArray(corporateAccounts.status, statuses)))
+    .orderBy(desc(corporateAccounts.createdAt))
+    .limit(1);
+  return corp;
+}
+
+export async function lockUser(ex: Executor, id: string): Promise<UserRow | undefined> {
+  const [row] = await ex.select().from(users).where(eq(users.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function lockCorporateAccount(ex: Executor, id: string): Promise<CorporateAccountRow | undefined> {
+  const [row] = await ex.select().from(corporateAccounts).where(eq(corporateAccounts.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function setUserAccountType(ex: Executor, id: string, accountType: UserRow['accountType']): Promise<void> {
+  await ex.update(users).set({ accountType, updatedAt: sql`now()` }).where(eq(users.id, id));
+}
+
+// ------------------------------------------------------------------ Stripe Products of paid datasets
+
+export async function findDatasetForProduct(ex: Executor, id: string) {
+  const [row] = await ex.select({ id: datasets.id, name: datasets.name, price: datasets.pricePerSearch, productId: datasets.stripeProductId }).from(datasets).where(eq(datasets.id, id)).limit(1);
+  return row;
+}
+
+/** Remembers the dataset's Stripe Product unless one was stored meanwhile. */
+export async function setDatasetProductId(ex: Executor, id: string, productId: string): Promise<void> {
+  await ex.update(datasets).set({ stripeProductId: productId }).where(and(eq(datasets.id, id), isNull(datasets.stripeProductId)));
 }
