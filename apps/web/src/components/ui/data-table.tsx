@@ -28,6 +28,8 @@ interface DataTableProps<T> {
   caption?: string;
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
+  /** Shown as the table's one row when there are no rows (the table and its footer stay). */
+  emptyRow?: ReactNode;
   mobile?: MobileCards<T>;
   /** Rows of a `<tfoot>` (totals). */
   footer?: ReactNode;
@@ -52,6 +54,7 @@ export function DataTable<T>({
   rowKey,
   caption,
   empty,
+  emptyRow,
   mobile,
   footer,
   rowProps,
@@ -75,6 +78,13 @@ export function DataTable<T>({
           </tr>
         </thead>
         <tbody className={bodyClassName}>
+          {!rows.length && emptyRow !== undefined ? (
+            <tr>
+              <td colSpan={columns.length} className="px-3 py-4 text-center text-gray-700">
+                {emptyRow}
+              </td>
+            </tr>
+          ) : null}
           {rows.map((r) => (
             <tr key={rowKey(r)} {...rowProps?.(r)}>
               {columns.map((c) => {
@@ -92,7 +102,7 @@ export function DataTable<T>({
             </tr>
           ))}
         </tbody>
-        {footer ? <tfoot>{footer}</tfoot> : null}
+        {footer ? <tfoot className="border-t border-gray-200 text-gray-900">{footer}</tfoot> : null}
       </table>
     </div>
   );

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Download } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { formatNumber } from '@poi/shared/format';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, statusOf } from '../../../lib/api-client';
 import { downloadInvoicePdf, downloadReceiptPdf, useInvoice } from '../api/invoices-api';
-import { InvoiceStatusBadge, PAYMENT_LABELS, PAYMENT_METHOD_LABELS, slashDate, unitYen, yen } from '../../../components/ui/billing-labels';
+import { InvoiceStatusBadge, PAYMENT_LABELS, PAYMENT_METHOD_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
+import { ChargeLinesTable } from '../components/charge-lines-table';
 import { TransferInstructions } from '../components/transfer-instructions';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -93,54 +93,18 @@ export function InvoiceDetailPage() {
           {inv.issuer.registration_number ? `(登録番号 ${inv.issuer.registration_number})` : ''}
         </Row>
       </dl>
-      <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
-        <table className="min-w-full text-sm">
-          <caption className="sr-only">明細</caption>
-          <thead className="bg-gray-50 text-left text-gray-700">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                品目
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                数量
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                単価
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium">
-                金額
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100">
-            {inv.lines.map((l, i) => (
-              <tr key={i}>
-                <td className="px-3 py-2">{l.description}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatNumber(l.quantity)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{unitYen(l.unit_price)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{yen(l.amount)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot className="border-t border-gray-200">
-            {[
-              ['小計', yen(inv.subtotal)],
-              [`10%対象 ${yen(inv.subtotal)} 消費税`, yen(inv.tax)],
-              ['合計(税込)', yen(inv.total)],
-              ...(inv.credit_applied > 0 ? [['クレジット充当', `−${yen(inv.credit_applied)}`]] : []),
-              ['お支払い済み', yen(inv.paid)],
-              ['未払い残高', yen(inv.remaining)],
-            ].map(([label, value]) => (
-              <tr key={label} className={label === '合計(税込)' ? 'font-semibold' : ''}>
-                <th scope="row" colSpan={3} className="px-3 py-1.5 text-right font-normal">
-                  {label}
-                </th>
-                <td className="px-3 py-1.5 text-right tabular-nums">{value}</td>
-              </tr>
-            ))}
-          </tfoot>
-        </table>
-      </div>
+      <ChargeLinesTable
+        caption="明細"
+        lines={inv.lines.map((l, i) => ({ key: String(i), description: l.description, quantity: l.quantity, unitPrice: l.unit_price, amount: l.amount }))}
+        totals={[
+          { label: '小計', value: yen(inv.subtotal) },
+          { label: `10%対象 ${yen(inv.subtotal)} 消費税`, value: yen(inv.tax) },
+          { label: '合計(税込)', value: yen(inv.total), strong: true },
+          ...(inv.credit_applied > 0 ? [{ label: 'クレジット充当', value: `−${yen(inv.credit_applied)}` }] : []),
+          { label: 'お支払い済み', value: yen(inv.paid) },
+          { label: '未払い残高', value: yen(inv.remaining) },
+        ]}
+      />
       {inv.bank_transfer && inv.remaining > 0 ? <TransferInstructions data={inv.bank_transfer} dueDate={inv.due_date} /> : null}
       <section aria-labelledby="payments-heading" className="space-y-2">
         <h2 id="payments-heading" className="text-lg font-semibold text-gray-900">
