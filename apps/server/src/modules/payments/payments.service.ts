@@ -35,7 +35,7 @@ export interface PaymentsDeps {
   db: Db;
   config: Pick<Config, 'stripe' | 'publicUrl'>;
   mailer: Pick<Mailer, 'send'>;
-  log: FastifyBaseLogger;
+  log: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info'>;
   stripe?: StripeClient;
   changes?: Pick<ChangeFeed, 'changed'>;
 }
