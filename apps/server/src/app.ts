@@ -38,15 +38,15 @@ import { createUsersService } from './modules/users/users.service';
 import { paymentRoutes } from './modules/payments/payments.routes';
 import { createPaymentsService, RETRY_JOB_INTERVAL_MS, type PaymentsService } from './modules/payments/payments.service';
 import { createStripeClient } from './modules/payments/stripe-client';
-import { createJobRunner } from './lib/periodic-job';
 import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { refreshPoiStatistics } from './modules/pois/pois.repository';
 import { createSearchBackfill, type SearchBackfill } from './modules/pois/search-backfill';
-import { createSearchIndex, type SearchIndex } from './modules/search-index/search-index';
+import { createSearchIndex, SEARCH_CHANGES_PRUNE_MS, SEARCH_INDEX_POLL_MS, type SearchIndex } from './modules/search-index/search-index';
 import { prepareSearchColumns } from './modules/pois/search-columns';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
+import { createJobRunner, type JobRunner } from './lib/periodic-job';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { createApiKeysService } from './modules/api-keys/api-keys.service';
 import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
@@ -61,7 +61,7 @@ import { usageRoutes } from './modules/usage/usage.routes';
 import { adminBillingRoutes } from './modules/invoices/admin-invoices.routes';
 import { billingRoutes } from './modules/invoices/invoices.routes';
 import { createBillingService } from './modules/invoices/invoices.service';
-import { createCloseJob, type CloseJob } from './modules/invoices/close-job';
+import { createCloseJob, untilNextClose, type CloseJob } from './modules/invoices/close-job';
 import { createCloseService, type CloseService } from './modules/invoices/close.service';
 import { invoiceDocumentRoutes } from './modules/invoices/invoice-documents.routes';
 import { createInvoiceDocumentsService } from './modules/invoices/invoice-documents.service';
@@ -77,7 +77,7 @@ import { createAdminCorporateService } from './modules/corporate/admin-corporate
 import { commerceOf } from './modules/commerce/commerce';
 import { commerceRoutes } from './modules/commerce/commerce.routes';
 import { createCorporateService, type CorporateService } from './modules/corporate/corporate.service';
-import { createTransfersService, type TransfersService } from './modules/transfers/transfers.service';
+import { createTransfersService, untilAfterMidnight, type TransfersService } from './modules/transfers/transfers.service';
 import { upgradeRoutes } from './modules/corporate/upgrade.routes';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
@@ -97,6 +97,8 @@ declare module 'fastify' {
     budgetGuard: BudgetGuard;
     /** The Redis of the shared rate limits, when REDIS_URL is set (/healthz reports its state). */
     redis: RedisCircuit | undefined;
+    /** The server's periodic jobs, all listed in buildApp (their state: list()). */
+    jobs: JobRunner;
     /** The monthly close (service and its in-process job; tests drive them directly). */
     billingClose: { service: CloseService; job: CloseJob };
     /** Card payments (Stripe): the close's afterIssue calls chargeInvoice; tests drive runDueRetries. */
@@ -280,11 +282,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     afterIssue: (ids) => paymentsService.chargeInvoices(ids),
   });
-  const transfersService = createTransfersService({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, billingJobs: config.billingJobs });
+  const transfersService = createTransfersService({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl });
   const corporateService = createCorporateService({ db: database.db, pricing: pricingService, mailer, log: app.log, publicUrl: config.publicUrl, changes });
   const commerce = commerceOf(config);
   if (!commerce.complete) app.log.warn({ missing: commerce.missing }, 'the 特定商取引法 notice (/commerce) is incomplete: set these before going live');
-  const closeJob = createCloseJob({ database, close: closeService, log: app.log });
+  const closeJob = createCloseJob({ database, close: closeService });
   app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
   app.decorate('budgetGuard', budgetGuard);
@@ -334,42 +336,57 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerConsole(app, config.webDistDir);
 
-  // The server's periodic jobs (lib/periodic-job: no overlapping runs, one log line per failure,
-  // stop waits for a run under way). Started once the services they use are.
+  // Every periodic job of this server, in one place (lib/periodic-job: no overlapping runs, one
+  // log line per failure, stop waits for a run under way). Started once the services they use are.
   const jobs = createJobRunner(app.log);
+  app.decorate('jobs', jobs);
+  // The usage meter's flush: a failed flush keeps its events and is tried again with backoff.
+  jobs.add({ name: 'usage-flush', every: meter.intervalMs, runAtStart: false, retryAfter: meter.retryAfter, run: () => meter.flush() });
+  if (config.billingJobs) {
+    // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
+    jobs.add({ name: 'monthly-close', every: untilNextClose, run: () => closeJob.runDue() });
+    // Shortly after the next Japan-time midnight.
+    jobs.add({
+      name: 'overdue-marker',
+      every: untilAfterMidnight,
+      run: () => transfersService.markOverdue(),
+      onSuccess: ({ marked }) => {
+        if (marked) app.log.info({ marked }, 'bank-transfer invoices past their due date marked overdue');
+      },
+    });
+  }
   if (config.billingJobs && stripe) {
     // Card invoices whose retry (retry-schedule.ts) is due are charged again.
     jobs.add({ name: 'card-retries', every: RETRY_JOB_INTERVAL_MS, runAtStart: false, run: () => paymentsService.runDueRetries() });
   }
+  if (searchIndex) {
+    jobs.add({ name: 'search-index-poll', every: SEARCH_INDEX_POLL_MS, runAtStart: false, run: () => searchIndex.poll() });
+    jobs.add({ name: 'search-changes-prune', every: SEARCH_CHANGES_PRUNE_MS, runAtStart: false, run: () => searchIndex.prune() });
+  }
   // Housekeeping: expired logs (30 days) and old sign-in challenges.
-  const housekeeping = async () => {
-    try {
+  jobs.add({
+    name: 'housekeeping',
+    every: 6 * HOUR,
+    run: async () => {
       const removed = await logsService.deleteExpired();
       await authService.pruneChallenges();
+      return removed;
+    },
+    onSuccess: (removed) => {
       if (removed) app.log.info({ removed }, 'expired frontend logs deleted');
-    } catch (err) {
-      app.log.warn({ err }, 'housekeeping failed');
-    }
-  };
-  const timer = setInterval(housekeeping, 6 * HOUR);
-  timer.unref();
+    },
+  });
   app.addHook('onReady', async () => {
     // Budgets are in memory before the first search is served.
     await budgetGuard.start();
-    meter.start();
-    transfersService.start();
-    await housekeeping();
-    // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
-    if (config.billingJobs) closeJob.start();
     searchBackfill.start();
     searchIndex?.start();
     jobs.start();
   });
   app.addHook('onClose', async () => {
+    // No job runs after this: the meter's last flush and the database close come after it.
     await jobs.stop();
-    clearInterval(timer);
     await changeLink?.close();
-    await closeJob.stop();
     await searchBackfill.stop();
     await searchIndex?.stop();
     // Every metered search is stored before the database closes (SIGTERM runs this too).

@@ -14,27 +14,40 @@
  *   applying a change twice or late is harmless. A bulk change sends the dataset back to
  *   PostgreSQL until it is built again.
  * - Reads happen at once after a write on this instance (before the write answers), on a NOTIFY
- *   from another (PostgreSQL), and every POLL_MS whatever happens (a lost notification).
+ *   from another (PostgreSQL), and every SEARCH_INDEX_POLL_MS whatever happens (a lost notification).
  * - If the log cannot be read for STALE_MS, every search goes to PostgreSQL until it can.
  *
  * Datasets are indexed while the estimate of their size fits SEARCH_INDEX_MAX_MB; the others stay
  * on PostgreSQL.
  */
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/pois';
-import type { Db, Executor } from '../../db/client';
+import type { Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { listenWithRetry, type PgListener } from '../../lib/pg-listen';
-import { datasets } from '../../db/schema/datasets';
-import { searchChanges } from '../../db/schema/search-changes';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
 import { staleSearchRowsMayExist } from '../pois/search-columns';
-import { byKey, DatasetIndexBuilder, prepareQuery, type AnswerParts, type DatasetIndex, type IndexPage, type IndexRow, type Match, type Nearest, type PreparedQuery } from './dataset-index';
+import {
+  changesSince,
+  datasetIdsBySize,
+  datasetPoiCount,
+  existingDatasetIds,
+  inLogSnapshot,
+  poisTableSize,
+  pruneSearchChanges,
+  readBlockPage,
+  readKeysetPage,
+  readPois,
+  type PageResult,
+  type PoiRow,
+} from './search-changes.repository';
+import { byKey, DatasetIndexBuilder, prepareQuery, type AnswerParts, type DatasetIndex, type IndexRow, type Match, type Nearest, type PreparedQuery } from './dataset-index';
 
-/** Fallback read of the log when no notification comes. */
-const POLL_MS = 250;
+/** Fallback read of the log when no notification comes (app.ts's job runner polls this often). */
+export const SEARCH_INDEX_POLL_MS = 250;
+/** How often app.ts's job runner prunes the change log. */
+export const SEARCH_CHANGES_PRUNE_MS = 10 * 60 * 1000;
 /**
  * Without a successful read for this long, the index is not trusted (PostgreSQL: other instances
  * write too). PGlite is this process's own database: every write goes through this instance
@@ -55,88 +68,10 @@ const REBUILD_CHURN = 5_000;
 const LOG_RETENTION_MS = 60 * 60 * 1000;
 export const SEARCH_CHANNEL = 'search_changes';
 
-/** Date.toISOString() of a timestamp, from PostgreSQL: milliseconds truncated, as the driver's Date keeps them. */
-const ISO_MS = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
-
-interface PoiRow extends Record<string, unknown> {
-  id: string;
-  dataset_id: string;
-  latitude: number;
-  longitude: number;
-  /** The answer's JSON up to the name, and from the address on (without the closing brace). */
-  head: string;
-  tail: string;
-  search_text: string;
-}
-
-/**
- * A POI's answer serialised by PostgreSQL (a build's pages and the POIs a change names alike),
- * toPoi's keys in its order as JSON.stringify writes them (to_json escapes strings the same way; a
- * null column is null): a million rows cost a fraction of what parsing every column and writing
- * the JSON here does. The coordinates go between the two parts, written once by the index in
- * JavaScript's number format. The parity tests compare these bytes with the SQL path's answers.
- */
-const HEAD = `'{"poi_id":"' || id || '","dataset_id":"' || dataset_id || '","name":' || to_json(name)::text`;
-const TAIL = `',"address":' || coalesce(to_json(address)::text, 'null') || ',"category":' || coalesce(to_json(category)::text, 'null') || ',"description":' || coalesce(to_json(description)::text, 'null') || ',"phone":' || coalesce(to_json(phone)::text, 'null') || ',"website":' || coalesce(to_json(website)::text, 'null') || ',"image_url":' || coalesce(to_json(image_url)::text, 'null') || ',"tags":' || to_json(tags)::text || ',"created_at":"' || to_char(created_at AT TIME ZONE 'UTC', '${ISO_MS}') || '","updated_at":"' || to_char(updated_at AT TIME ZONE 'UTC', '${ISO_MS}') || '"'`;
-
-/** The POIs of these ids as they are now (those that no longer exist are absent). */
-async function readPois(ex: Executor, ids: string[]): Promise<PoiRow[]> {
-  return (
-    await ex.execute<PoiRow>(
-      sql`SELECT id, dataset_id, latitude, longitude, search_text, ${sql.raw(HEAD)} AS head, ${sql.raw(TAIL)} AS tail FROM pois WHERE id = ANY(${sql.param(ids)}::uuid[])`,
-    )
-  ).rows;
-}
-
 function indexRowOf(r: PoiRow): IndexRow {
   return { id: r.id, latitude: r.latitude, longitude: r.longitude, head: r.head, tail: r.tail, text: r.search_text };
 }
 
-/**
- * A build page's lists (dataset-index IndexPage): every aggregate takes the rows in the same
- * sequence, so the lists agree. Each search text ends with a line feed; one inside it (a row
- * folded before migration 0014 may hold one) becomes a space, as long in bytes, which no keyword
- * word holds either.
- */
-const PAGE_LISTS = sql.raw(`count(*)::int AS count,
-  coalesce(string_agg(id::text, ''), '') AS ids,
-  coalesce(string_agg(latitude::text || ',' || longitude::text, ','), '') AS coords,
-  coalesce(string_agg(head || tail, ''), '') AS json,
-  coalesce(string_agg(octet_length(head)::text || ',' || octet_length(tail)::text, ','), '') AS "jsonLengths",
-  coalesce(string_agg(translate(search_text, E'\\n', ' ') || E'\\n', ''), '') AS texts,
-  coalesce(string_agg(octet_length(search_text)::text, ','), '') AS "textLengths"`);
-const PAGE_COLUMNS = sql.raw(`id, latitude, longitude, created_at, search_text, ${HEAD} AS head, ${TAIL} AS tail`);
-
-/**
- * A keyset build page: the next PAGE POIs of a dataset newest first (through
- * pois_dataset_created_idx), with the keyset of its last row: the smallest (created_at, id), so
- * created_at is the page's minimum and the id the list's last (checked: the lists follow the order
- * the rows arrive in, not an ORDER BY per aggregate, which would sort the page seven times).
- */
-function keysetPageQuery(datasetId: string, after?: { ts: string; id: string }) {
-  return sql`
-    WITH page AS (
-      SELECT ${PAGE_COLUMNS}
-        FROM pois
-       WHERE dataset_id = ${datasetId}${after ? sql` AND (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
-       ORDER BY created_at DESC, id DESC
-       LIMIT ${pageSize})
-    SELECT ${PAGE_LISTS},
-           min(created_at)::text AS "lastTs",
-           min(id::text) FILTER (WHERE created_at = (SELECT min(created_at) FROM page)) AS "lastId"
-      FROM page`;
-}
-
-/** A build page of the dataset's rows in table blocks [from, to) (TID range scan). */
-function blockPageQuery(datasetId: string, from: number, to: number | undefined) {
-  return sql`
-    SELECT ${PAGE_LISTS}
-      FROM (SELECT ${PAGE_COLUMNS}
-              FROM pois
-             WHERE ctid >= ${`(${from},0)`}::tid${to === undefined ? sql`` : sql` AND ctid < ${`(${to},0)`}::tid`} AND dataset_id = ${datasetId}) AS page`;
-}
-
-type PageResult = IndexPage & Record<string, unknown> & { lastTs: string | null; lastId: string | null };
 
 export interface IndexedSearch {
   /** The page's POIs, each with distance_m, to be written as a JSON array (answersJson). */
@@ -166,8 +101,13 @@ export interface SearchIndexState {
 }
 
 export interface SearchIndex {
+  /** Lists the datasets and builds them, and listens for other instances' writes. */
   start(): void;
   stop(): Promise<void>;
+  /** The job runner's fallback read of the log (every SEARCH_INDEX_POLL_MS): a lost notification, a start-up that failed. */
+  poll(): Promise<void>;
+  /** The job runner's pruning of the change log (every SEARCH_CHANGES_PRUNE_MS). */
+  prune(): Promise<void>;
   /** The search from memory, or undefined when one of its datasets is not ready (PostgreSQL then answers). */
   search(filter: PoiSearchFilter): IndexedSearch | undefined;
   /** Reads the log now (after a write on this instance, before it answers). */
@@ -214,8 +154,6 @@ export function createSearchIndex(deps: {
   const buildFailures = new Map<string, { attempts: number; retryAt: number }>();
   let building: Promise<void> | undefined;
   let idle: Array<() => void> = [];
-  let pollTimer: NodeJS.Timeout | undefined;
-  let pruneTimer: NodeJS.Timeout | undefined;
   let listener: PgListener | undefined;
   let reading: Promise<void> | undefined;
   let readAgain = false;
@@ -280,12 +218,12 @@ export function createSearchIndex(deps: {
    * earlier copy) and read again from the log's pending changes.
    */
   async function build(id: string): Promise<void> {
-    const [row] = await db.select({ poiCount: datasets.poiCount }).from(datasets).where(eq(datasets.id, id));
-    if (!row) {
+    const poiCount = await datasetPoiCount(db, id);
+    if (poiCount === undefined) {
       states.delete(id);
       return;
     }
-    if (usedBytes() + row.poiCount * bytesPerPoi > budget) {
+    if (usedBytes() + poiCount * bytesPerPoi > budget) {
       states.set(id, { status: 'over_budget' });
       return;
     }
@@ -306,25 +244,20 @@ export function createSearchIndex(deps: {
       }
       return outcome === 'done';
     };
-    const fetchPage = async (query: SQL) => (await db.execute<PageResult>(query)).rows[0]!;
     // The table's size now (relpages may be older than a bulk import; a last range far larger
     // than a page would make one huge page), and its row count as last estimated.
-    const [table] = (
-      await db.execute<{ blocks: number; tuples: number }>(
-        sql`SELECT (pg_relation_size('pois') / current_setting('block_size')::int)::int AS blocks, reltuples AS tuples FROM pg_class WHERE oid = 'pois'::regclass`,
-      )
-    ).rows;
-    if (table && table.blocks > 0 && table.tuples > 0 && row.poiCount > 4 * pageSize && row.poiCount * 10 >= table.tuples) {
+    const table = await poisTableSize(db);
+    if (table && table.blocks > 0 && table.tuples > 0 && poiCount > 4 * pageSize && poiCount * 10 >= table.tuples) {
       // Ranges of blocks holding about a page of the dataset's rows each; the last one open-ended.
       builtBy.blocks += 1;
-      const step = Math.max(8, Math.round((pageSize * table.blocks) / row.poiCount));
+      const step = Math.max(8, Math.round((pageSize * table.blocks) / poiCount));
       const ranges = Math.ceil(table.blocks / step);
       let next = 0;
       const worker = async () => {
         try {
           while (next < ranges && outcome === 'done') {
             const k = next++;
-            const page = await fetchPage(blockPageQuery(id, k * step, k === ranges - 1 ? undefined : (k + 1) * step));
+            const page = await readBlockPage(db, id, k * step, k === ranges - 1 ? undefined : (k + 1) * step);
             if (!take(page)) return;
           }
         } catch (err) {
@@ -337,11 +270,11 @@ export function createSearchIndex(deps: {
     } else {
       // Keyset pages; the next page is asked for as soon as a page arrives.
       builtBy.keyset += 1;
-      let next: Promise<PageResult> | undefined = fetchPage(keysetPageQuery(id));
+      let next: Promise<PageResult> | undefined = readKeysetPage(db, id, pageSize);
       while (next) {
         const page: PageResult = await next;
         if (page.count && page.ids.slice(-36) !== page.lastId) throw new Error('search index: a page was not aggregated in its order');
-        next = page.count === pageSize && page.lastTs ? fetchPage(keysetPageQuery(id, { ts: page.lastTs, id: page.lastId! })) : undefined;
+        next = page.count === pageSize && page.lastTs ? readKeysetPage(db, id, pageSize, { ts: page.lastTs, id: page.lastId! }) : undefined;
         if (!take(page)) {
           void next?.catch(() => undefined);
           break;
@@ -403,22 +336,16 @@ export function createSearchIndex(deps: {
   async function readLog(): Promise<void> {
     // The index holds every commit before this moment once the read is done.
     const startedAt = Date.now();
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
+    const askingSnapshot = () => {
       snapshotAsked = true;
-      const {
-        rows: [snap],
-      } = await tx.execute<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`);
+    };
+    await inLogSnapshot(db, askingSnapshot, async (tx, snapshot) => {
       const from = position;
       if (from === undefined) {
-        position = snap!.snapshot;
+        position = snapshot;
         return;
       }
-      const entries = await tx
-        .select({ kind: searchChanges.kind, datasetId: searchChanges.datasetId, poiId: searchChanges.poiId })
-        .from(searchChanges)
-        .where(sql`${searchChanges.txid} >= pg_snapshot_xmin(${from}::pg_snapshot) AND NOT pg_visible_in_snapshot(${searchChanges.txid}, ${from}::pg_snapshot)`)
-        .orderBy(searchChanges.seq);
+      const entries = await changesSince(tx, from);
       const byDataset = new Map<string, Set<string>>();
       const datasetRows = new Set<string>();
       for (const e of entries) {
@@ -433,8 +360,7 @@ export function createSearchIndex(deps: {
         } else datasetRows.add(e.datasetId);
       }
       if (datasetRows.size) {
-        const alive = await tx.select({ id: datasets.id }).from(datasets).where(inArray(datasets.id, [...datasetRows]));
-        const exists = new Set(alive.map((r) => r.id));
+        const exists = await existingDatasetIds(tx, [...datasetRows]);
         let freed = false;
         for (const id of datasetRows) {
           if (!exists.has(id)) freed = states.delete(id) || freed;
@@ -466,7 +392,7 @@ export function createSearchIndex(deps: {
           enqueue(id);
         }
       }
-      position = snap!.snapshot;
+      position = snapshot;
       // This instance's caches of those datasets (answers, totals, prices) are dropped too: a write
       // whose change notification never came (another process, a lost NOTIFY) is not served from
       // them either.
@@ -522,7 +448,7 @@ export function createSearchIndex(deps: {
    * Other instances' writes, heard at once. The connection is opened again with backoff after a
    * loss (lib/pg-listen.ts); on every re-connection the log is read, which catches up on what was
    * written meanwhile (the read starts from the snapshot of the last one). The poll every
-   * POLL_MS reads it too, whether or not the connection is up.
+   * SEARCH_INDEX_POLL_MS reads it too, whether or not the connection is up.
    */
   function listen(url: string): PgListener {
     return listenWithRetry({
@@ -545,8 +471,7 @@ export function createSearchIndex(deps: {
       try {
         startedUp = false;
         await read();
-        const rows = await db.select({ id: datasets.id }).from(datasets).orderBy(datasets.poiCount);
-        for (const r of rows) if (!states.has(r.id)) enqueue(r.id);
+        for (const id of await datasetIdsBySize(db)) if (!states.has(id)) enqueue(id);
         startedUp = true;
       } finally {
         startingUp = undefined;
@@ -605,28 +530,6 @@ export function createSearchIndex(deps: {
         if (!selfNotice) void readQuietly();
       });
       if (deps.url) listener = listen(deps.url);
-      pollTimer = setInterval(() => {
-        if (Date.now() - lastReadAt > LOG_RETENTION_MS / 2 && lastReadAt) {
-          // Too long without the log: what it held may be pruned. Start over.
-          states.clear();
-          position = undefined;
-          void startUp().catch(() => undefined);
-          return;
-        }
-        if (!startedUp) {
-          void startUp().catch(() => undefined);
-          return;
-        }
-        void readQuietly();
-      }, POLL_MS);
-      pollTimer.unref();
-      pruneTimer = setInterval(() => {
-        void db
-          .delete(searchChanges)
-          .where(sql`${searchChanges.createdAt} < now() - make_interval(secs => ${LOG_RETENTION_MS / 1000})`)
-          .catch(() => undefined);
-      }, 10 * 60 * 1000);
-      pruneTimer.unref();
       void startUp().catch((err) => {
         if (!stopped) log.warn({ err }, 'search index: start-up failed; searches go to PostgreSQL');
       });
@@ -634,8 +537,6 @@ export function createSearchIndex(deps: {
 
     async stop() {
       stopped = true;
-      clearInterval(pollTimer);
-      clearInterval(pruneTimer);
       const c = listener;
       listener = undefined;
       await c?.close();
@@ -659,6 +560,26 @@ export function createSearchIndex(deps: {
       if (answer) served += 1;
       return answer;
     },
+
+    async poll() {
+      if (stopped) return;
+      // Fired and not awaited, as a lost notification's fallback: a read that hangs (a database
+      // going away) must not hold the next poll back from noticing the log is too old.
+      if (Date.now() - lastReadAt > LOG_RETENTION_MS / 2 && lastReadAt) {
+        // Too long without the log: what it held may be pruned. Start over.
+        states.clear();
+        position = undefined;
+        void startUp().catch(() => undefined);
+        return;
+      }
+      if (!startedUp) {
+        void startUp().catch(() => undefined);
+        return;
+      }
+      void readQuietly();
+    },
+
+    prune: () => pruneSearchChanges(db, LOG_RETENTION_MS),
 
     catchUp: () => readQuietly(),
 

@@ -1,16 +1,15 @@
-import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { dayOf, endOfDay } from '@poi/shared/billing-time';
 import { TRANSFER_FEE_TOLERANCE_YEN, type ConfirmTransferBody, type PendingTransfer, type PendingTransfers, type PendingTransfersQuery } from '@poi/shared/schemas/transfers';
 import type { Db } from '../../db/client';
-import { billingAccounts, invoices } from '../../db/schema/invoices';
-import { corporateAccounts } from '../../db/schema/corporate';
+import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/errors';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
 import { remainingYen, toInvoiceSummary, toPayment, type InvoiceRow } from '../invoices/invoices.mapper';
 import { InvoiceSettledError, recordPayment } from '../payments/payments.repository';
 import { buildTransferReceiptMail } from './transfer-mail';
+import { billingEmailsOf, countPendingTransfers, listPendingTransfers, lockInvoice, lockOverdueCandidates, markInvoiceOverdue } from './transfers.repository';
 
 export const transferMessages = {
   notFound: '請求書が見つかりません',
@@ -24,8 +23,6 @@ export const transferMessages = {
 
 const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The overdue marker looks this often (it is idempotent: a day's invoices move once). */
-const OVERDUE_JOB_MAX_SLEEP_MS = 60 * 60 * 1000;
 
 export interface ConfirmResult {
   invoice: ReturnType<typeof toInvoiceSummary>;
@@ -40,8 +37,17 @@ export interface TransfersService {
   markOverdue(now?: Date): Promise<{ marked: number }>;
   /** Waits for receipt mails started so far. */
   idle(): Promise<void>;
-  start(): void;
+  /** Waits for the receipt mails under way (shutdown). */
   stop(): Promise<void>;
+}
+
+/**
+ * The wait of the overdue marker (app.ts's job runner) after a run: shortly after the next
+ * Japan-time midnight (the job runner wakes it at least hourly, as timers drift; it is idempotent:
+ * a day's invoices move once).
+ */
+export function untilAfterMidnight(now: Date): number {
+  return Math.max(endOfDay(dayOf(now)).getTime() - now.getTime() + 60_000, 1000);
 }
 
 /** Whole days from a due date to today (Japan time), 0 when not yet due. */
@@ -61,20 +67,10 @@ const isRealDate = (d: string) => {
  * shortfall as the transfer fee — or over, the excess kept as credit), a receipt mail after the
  * commit, and the daily overdue marker.
  */
-export function createTransfersService(deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string; billingJobs: boolean; now?: () => Date }): TransfersService {
+export function createTransfersService(deps: { db: Db; mailer: Mailer; log: FastifyBaseLogger; publicUrl: string; now?: () => Date }): TransfersService {
   const { db, mailer, log } = deps;
   const clock = deps.now ?? (() => new Date());
   const background = new Set<Promise<unknown>>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
-  let running: Promise<unknown> | undefined;
-
-  const pendingWhere = and(
-    eq(invoices.paymentMethod, 'bank_transfer'),
-    isNotNull(invoices.number),
-    inArray(invoices.status, OPEN),
-    sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
-  );
 
   function sendReceipt(invoice: InvoiceRow, payment: Parameters<typeof buildTransferReceiptMail>[2], creditAdded: number, emails: string[]) {
     for (const to of emails) {
@@ -86,23 +82,10 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
 
   async function markOverdue(now = clock()): Promise<{ marked: number }> {
     const today = dayOf(now);
-    return db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(invoices)
-        .where(
-          and(
-            eq(invoices.paymentMethod, 'bank_transfer'),
-            isNotNull(invoices.number),
-            inArray(invoices.status, ['issued', 'partially_paid']),
-            lt(invoices.dueDate, today),
-            sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
-          ),
-        )
-        .orderBy(asc(invoices.dueDate), asc(invoices.number))
-        .for('update');
+    return inTransaction(db, async (tx) => {
+      const due = await lockOverdueCandidates(tx, today);
       for (const row of due) {
-        await tx.update(invoices).set({ status: 'overdue', updatedAt: sql`now()` }).where(eq(invoices.id, row.id));
+        await markInvoiceOverdue(tx, row.id);
         await writeAudit(tx, SYSTEM_ACTOR, {
           action: 'invoice.overdue',
           targetType: 'invoice',
@@ -117,16 +100,8 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
 
   return {
     async listPending(query, now = clock()) {
-      const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(invoices).where(pendingWhere);
-      const rows = await db
-        .select({ invoice: invoices, customerNumber: billingAccounts.customerNumber, kana: corporateAccounts.companyNameKana })
-        .from(invoices)
-        .innerJoin(billingAccounts, eq(billingAccounts.id, invoices.billingAccountId))
-        .leftJoin(corporateAccounts, eq(corporateAccounts.id, billingAccounts.corporateAccountId))
-        .where(pendingWhere)
-        .orderBy(asc(invoices.dueDate), asc(invoices.number))
-        .limit(query.limit)
-        .offset(query.offset);
+      const count = await countPendingTransfers(db);
+      const rows = await listPendingTransfers(db, query.limit, query.offset);
       const transfers: PendingTransfer[] = rows.map(({ invoice, customerNumber, kana }) => {
         const recipient = invoice.recipientSnapshot as { addressee?: string; customer_number?: string };
         return {
@@ -143,7 +118,7 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
           status: invoice.status,
         };
       });
-      return { transfers, total: Number(count?.n ?? 0) };
+      return { transfers, total: count };
     },
 
     async confirm(invoiceId, body, actor, now = clock()) {
@@ -151,8 +126,8 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
       if (body.received_on > dayOf(now)) {
         throw new AppError('VALIDATION_ERROR', transferMessages.futureDate, { errors: [{ field: 'received_on', message: transferMessages.futureDate }] });
       }
-      const out = await db.transaction(async (tx) => {
-        const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update').limit(1);
+      const out = await inTransaction(db, async (tx) => {
+        const invoice = await lockInvoice(tx, invoiceId);
         if (!invoice) throw new AppError('NOT_FOUND', transferMessages.notFound);
         if (!invoice.number || invoice.status === 'draft') throw new AppError('CONFLICT', transferMessages.notIssued);
         if (invoice.paymentMethod !== 'bank_transfer') throw new AppError('CONFLICT', transferMessages.notBankTransfer);
@@ -180,8 +155,7 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
           if (err instanceof InvoiceSettledError) throw new AppError('CONFLICT', transferMessages.settled);
           throw err;
         }
-        const [account] = await tx.select({ emails: billingAccounts.billingEmails }).from(billingAccounts).where(eq(billingAccounts.id, invoice.billingAccountId)).limit(1);
-        return { ...recorded, emails: account?.emails ?? [] };
+        return { ...recorded, emails: await billingEmailsOf(tx, invoice.billingAccountId) };
       });
       sendReceipt(out.invoice, out.payment, out.creditAdded, out.emails);
       return { invoice: toInvoiceSummary(out.invoice), payment: toPayment(out.payment), credit_added: out.creditAdded };
@@ -193,36 +167,7 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
       while (background.size) await Promise.all([...background]);
     },
 
-    start() {
-      if (!deps.billingJobs || !stopped) return;
-      stopped = false;
-      const tick = () => {
-        if (stopped) return;
-        running = markOverdue()
-          .then(({ marked }) => {
-            if (marked) log.info({ marked }, 'bank-transfer invoices past their due date marked overdue');
-          })
-          .catch((err) => log.error({ err }, 'overdue marker failed; retried on the next wake-up'))
-          .finally(() => {
-            running = undefined;
-            schedule();
-          });
-      };
-      const schedule = () => {
-        if (stopped) return;
-        // Shortly after the next Japan-time midnight, and at least hourly (timers drift).
-        const untilMidnight = endOfDay(dayOf(clock())).getTime() - clock().getTime() + 60_000;
-        timer = setTimeout(tick, Math.min(Math.max(untilMidnight, 1000), OVERDUE_JOB_MAX_SLEEP_MS));
-        timer.unref();
-      };
-      tick();
-    },
-
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await running;
       await Promise.all([...background]);
     },
   };

@@ -1,26 +1,10 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { USAGE_FLUSH_INTERVAL_MS } from '@poi/shared/limits';
 import type { Db } from '../../db/client';
+import { writeUsageEvents, type UsageEvent } from './usage.repository';
 
-/** One billable search, priced when it happened (ARCHITECTURE.md "Money"). */
-export interface UsageEvent {
-  requestId: string;
-  occurredAt: Date;
-  /** The Japanese calendar day of occurredAt, 'YYYY-MM-DD'. */
-  day: string;
-  userId: string;
-  apiKeyId: string;
-  accountType: string;
-  pricingVersionId: number;
-  datasetIds: string[];
-  datasetPricesSen: number[];
-  datasetSharesBp: number[];
-  datasetRecipientIds: string[];
-  baseFeeSen: number;
-  amountSen: number;
-  free: boolean;
-}
+// Callers (the public API, the budget guard, tests seeding usage) know these by the meter's name.
+export { writeUsageEvents, type UsageEvent };
 
 /** Events waiting beyond this many mean the database is not keeping up: new searches are refused. */
 const DEFAULT_MAX_PENDING = 200_000;
@@ -38,80 +22,16 @@ export interface UsageMeter {
   flush(): Promise<number>;
   /** Events not yet stored. */
   pending(): number;
-  start(): void;
-  /** Stops the timer and writes what is left (SIGTERM, app close). */
+  /** How often app.ts's job runner flushes. */
+  readonly intervalMs: number;
+  /**
+   * The wait after the n-th failed flush in a row: a failed flush keeps its events (in front, same
+   * request ids) and is tried again after a wait that doubles from the interval up to
+   * MAX_RETRY_MS (the database may be restarting or failing over).
+   */
+  retryAfter(failures: number): number;
+  /** Writes what is left, after the job runner stopped (SIGTERM, app close). */
   stop(): Promise<void>;
-}
-
-/**
- * Inserts the events and adds only the newly inserted ones to the daily rollups, in one statement:
- * a flush retried after an unknown outcome (a timeout after the commit) finds its request ids
- * already stored and adds nothing, so no search is ever counted twice.
- */
-export async function writeUsageEvents(db: Db, events: readonly UsageEvent[]): Promise<number> {
-  if (!events.length) return 0;
-  const payload = JSON.stringify(
-    events.map((e) => ({
-      request_id: e.requestId,
-      occurred_at: e.occurredAt.toISOString(),
-      day: e.day,
-      user_id: e.userId,
-      api_key_id: e.apiKeyId,
-      account_type: e.accountType,
-      pricing_version_id: e.pricingVersionId,
-      dataset_ids: e.datasetIds,
-      dataset_prices_sen: e.datasetPricesSen,
-      dataset_shares_bp: e.datasetSharesBp,
-      dataset_recipient_ids: e.datasetRecipientIds,
-      base_fee_sen: e.baseFeeSen,
-      amount_sen: e.amountSen,
-      free: e.free,
-    })),
-  );
-  const result = await db.execute(sql`
-    WITH input AS (
-      SELECT * FROM json_to_recordset(${payload}::json) AS x(
-        request_id uuid, occurred_at timestamptz, day date, user_id uuid, api_key_id uuid, account_type text,
-        pricing_version_id bigint, dataset_ids uuid[], dataset_prices_sen integer[], dataset_shares_bp integer[],
-        dataset_recipient_ids uuid[], base_fee_sen integer, amount_sen integer, free boolean)
-    ),
-    inserted AS (
-      INSERT INTO usage_events (request_id, occurred_at, user_id, api_key_id, account_type, pricing_version_id,
-        dataset_ids, dataset_prices_sen, dataset_shares_bp, dataset_recipient_ids, base_fee_sen, amount_sen, free)
-      SELECT request_id, occurred_at, user_id, api_key_id, account_type, pricing_version_id,
-        dataset_ids, dataset_prices_sen, dataset_shares_bp, dataset_recipient_ids, base_fee_sen, amount_sen, free
-      FROM input
-      ON CONFLICT (request_id) DO NOTHING
-      RETURNING request_id
-    ),
-    fresh AS (
-      SELECT input.* FROM input JOIN inserted USING (request_id)
-    ),
-    daily AS (
-      INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen)
-      SELECT user_id, day, api_key_id, count(*), count(*) FILTER (WHERE free), sum(amount_sen)
-      FROM fresh GROUP BY user_id, day, api_key_id
-      ON CONFLICT (user_id, day, api_key_id) DO UPDATE SET
-        searches = usage_daily.searches + EXCLUDED.searches,
-        free_searches = usage_daily.free_searches + EXCLUDED.free_searches,
-        amount_sen = usage_daily.amount_sen + EXCLUDED.amount_sen
-    ),
-    per_dataset AS (
-      INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units)
-      SELECT d.dataset_id, f.day, f.user_id, d.recipient_id, count(*), sum(d.price_sen), sum(d.price_sen::bigint * d.share_bp)
-      FROM fresh f
-      CROSS JOIN LATERAL unnest(f.dataset_ids, f.dataset_prices_sen, f.dataset_shares_bp, f.dataset_recipient_ids)
-        AS d(dataset_id, price_sen, share_bp, recipient_id)
-      GROUP BY d.dataset_id, f.day, f.user_id, d.recipient_id
-      ON CONFLICT (dataset_id, day, user_id, recipient_id) DO UPDATE SET
-        searches = usage_dataset_daily.searches + EXCLUDED.searches,
-        amount_sen = usage_dataset_daily.amount_sen + EXCLUDED.amount_sen,
-        revenue_units = usage_dataset_daily.revenue_units + EXCLUDED.revenue_units
-    )
-    -- Data-modifying CTEs run whether or not the final SELECT reads them.
-    SELECT count(*)::int AS inserted FROM inserted
-  `);
-  return Number((result.rows[0] as { inserted: number } | undefined)?.inserted ?? 0);
 }
 
 export function createUsageMeter(deps: {
@@ -137,7 +57,6 @@ export function createUsageMeter(deps: {
   const maxPending = deps.maxPending ?? DEFAULT_MAX_PENDING;
   const write = deps.write ?? ((events: readonly UsageEvent[]) => writeUsageEvents(deps.db, events));
   let buffer: UsageEvent[] = [];
-  let timer: NodeJS.Timeout | undefined;
 
   async function drain(): Promise<number> {
     let stored = 0;
@@ -174,33 +93,9 @@ export function createUsageMeter(deps: {
       });
       return running;
     },
-    start() {
-      if (timer) return;
-      // A failed flush keeps its events (in front, same request ids) and is tried again after a
-      // wait that doubles from the interval up to MAX_RETRY_MS: the database may be restarting or
-      // failing over. One error line per outage, one line when the backlog is stored.
-      let failures = 0;
-      let retryAt = 0;
-      timer = setInterval(() => {
-        if (Date.now() < retryAt || running) return;
-        meter.flush().then(
-          () => {
-            if (failures) log.warn({ failures }, 'usage flush succeeded again; the buffered events are stored');
-            failures = 0;
-            retryAt = 0;
-          },
-          (err: Error) => {
-            if (!failures) log.error({ err: { message: err.message }, pending: buffer.length }, 'usage flush failed; events kept and retried with backoff');
-            failures += 1;
-            retryAt = Date.now() + Math.min(intervalMs * 2 ** (failures - 1), MAX_RETRY_MS);
-          },
-        );
-      }, intervalMs);
-      timer.unref();
-    },
+    intervalMs,
+    retryAfter: (failures) => Math.min(intervalMs * 2 ** (failures - 1), MAX_RETRY_MS),
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
       // A flush already under way finishes first; then whatever arrived meanwhile is written.
       let stored = 0;
       for (let attempt = 1; ; attempt++) {

@@ -152,3 +152,93 @@ export async function dailyRevenue(ex: Executor, datasetId: string, yearMonth: s
     .groupBy(usageDatasetDaily.day)
     .orderBy(asc(usageDatasetDaily.day));
 }
+
+/** One billable search, priced when it happened (ARCHITECTURE.md "Money"). */
+export interface UsageEvent {
+  requestId: string;
+  occurredAt: Date;
+  /** The Japanese calendar day of occurredAt, 'YYYY-MM-DD'. */
+  day: string;
+  userId: string;
+  apiKeyId: string;
+  accountType: string;
+  pricingVersionId: number;
+  datasetIds: string[];
+  datasetPricesSen: number[];
+  datasetSharesBp: number[];
+  datasetRecipientIds: string[];
+  baseFeeSen: number;
+  amountSen: number;
+  free: boolean;
+}
+
+/**
+ * Inserts the events and adds only the newly inserted ones to the daily rollups, in one statement:
+ * a flush retried after an unknown outcome (a timeout after the commit) finds its request ids
+ * already stored and adds nothing, so no search is ever counted twice.
+ */
+export async function writeUsageEvents(ex: Executor, events: readonly UsageEvent[]): Promise<number> {
+  if (!events.length) return 0;
+  const payload = JSON.stringify(
+    events.map((e) => ({
+      request_id: e.requestId,
+      occurred_at: e.occurredAt.toISOString(),
+      day: e.day,
+      user_id: e.userId,
+      api_key_id: e.apiKeyId,
+      account_type: e.accountType,
+      pricing_version_id: e.pricingVersionId,
+      dataset_ids: e.datasetIds,
+      dataset_prices_sen: e.datasetPricesSen,
+      dataset_shares_bp: e.datasetSharesBp,
+      dataset_recipient_ids: e.datasetRecipientIds,
+      base_fee_sen: e.baseFeeSen,
+      amount_sen: e.amountSen,
+      free: e.free,
+    })),
+  );
+  const result = await ex.execute(sql`
+    WITH input AS (
+      SELECT * FROM json_to_recordset(${payload}::json) AS x(
+        request_id uuid, occurred_at timestamptz, day date, user_id uuid, api_key_id uuid, account_type text,
+        pricing_version_id bigint, dataset_ids uuid[], dataset_prices_sen integer[], dataset_shares_bp integer[],
+        dataset_recipient_ids uuid[], base_fee_sen integer, amount_sen integer, free boolean)
+    ),
+    inserted AS (
+      INSERT INTO usage_events (request_id, occurred_at, user_id, api_key_id, account_type, pricing_version_id,
+        dataset_ids, dataset_prices_sen, dataset_shares_bp, dataset_recipient_ids, base_fee_sen, amount_sen, free)
+      SELECT request_id, occurred_at, user_id, api_key_id, account_type, pricing_version_id,
+        dataset_ids, dataset_prices_sen, dataset_shares_bp, dataset_recipient_ids, base_fee_sen, amount_sen, free
+      FROM input
+      ON CONFLICT (request_id) DO NOTHING
+      RETURNING request_id
+    ),
+    fresh AS (
+      SELECT input.* FROM input JOIN inserted USING (request_id)
+    ),
+    daily AS (
+      INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen)
+      SELECT user_id, day, api_key_id, count(*), count(*) FILTER (WHERE free), sum(amount_sen)
+      FROM fresh GROUP BY user_id, day, api_key_id
+      ON CONFLICT (user_id, day, api_key_id) DO UPDATE SET
+        searches = usage_daily.searches + EXCLUDED.searches,
+        free_searches = usage_daily.free_searches + EXCLUDED.free_searches,
+        amount_sen = usage_daily.amount_sen + EXCLUDED.amount_sen
+    ),
+    per_dataset AS (
+      INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units)
+      SELECT d.dataset_id, f.day, f.user_id, d.recipient_id, count(*), sum(d.price_sen), sum(d.price_sen::bigint * d.share_bp)
+      FROM fresh f
+      CROSS JOIN LATERAL unnest(f.dataset_ids, f.dataset_prices_sen, f.dataset_shares_bp, f.dataset_recipient_ids)
+        AS d(dataset_id, price_sen, share_bp, recipient_id)
+      GROUP BY d.dataset_id, f.day, f.user_id, d.recipient_id
+      ON CONFLICT (dataset_id, day, user_id, recipient_id) DO UPDATE SET
+        searches = usage_dataset_daily.searches + EXCLUDED.searches,
+        amount_sen = usage_dataset_daily.amount_sen + EXCLUDED.amount_sen,
+        revenue_units = usage_dataset_daily.revenue_units + EXCLUDED.revenue_units
+    )
+    -- Data-modifying CTEs run whether or not the final SELECT reads them.
+    SELECT count(*)::int AS inserted FROM inserted
+  `);
+  return Number((result.rows[0] as { inserted: number } | undefined)?.inserted ?? 0);
+}
