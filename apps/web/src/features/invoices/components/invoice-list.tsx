@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { Button } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
 import { inputClass } from '../../../components/ui/form-field';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
@@ -45,38 +46,26 @@ export function InvoiceList() {
     const { total } = invoices.data;
     body = (
       <>
-        <div className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
-          <table className="min-w-full text-sm">
-            <caption className="sr-only">請求書一覧</caption>
-            <thead className="bg-gray-50 text-left text-gray-700">
-              <tr>
-                {['請求書番号', '対象月', '発行日', 'お支払期限', '合計', '状態'].map((h) => (
-                  <th key={h} scope="col" className={`whitespace-nowrap px-3 py-2 font-medium ${h === '合計' ? 'text-right' : ''}`}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {invoices.data.invoices.map((i) => (
-                <tr key={i.id}>
-                  <td className="whitespace-nowrap px-3 py-2">
-                    <Link to={`/billing/invoices/${i.id}`} className="font-mono text-blue-800 underline">
-                      {i.number}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">{i.year_month.replace('-', '/')}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{slashDate(i.issue_date)}</td>
-                  <td className="whitespace-nowrap px-3 py-2">{slashDate(i.due_date)}</td>
-                  <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{yen(i.total)}</td>
-                  <td className="px-3 py-2">
-                    <InvoiceStatusBadge status={i.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="請求書一覧"
+          rows={invoices.data.invoices}
+          rowKey={(i) => i.id}
+          columns={[
+            {
+              header: '請求書番号',
+              cell: (i) => (
+                <Link to={`/billing/invoices/${i.id}`} className="font-mono text-blue-800 underline">
+                  {i.number}
+                </Link>
+              ),
+            },
+            { header: '対象月', cell: (i) => i.year_month.replace('-', '/') },
+            { header: '発行日', cell: (i) => slashDate(i.issue_date) },
+            { header: 'お支払期限', cell: (i) => slashDate(i.due_date) },
+            { header: '合計', cell: (i) => yen(i.total), align: 'right' },
+            { header: '状態', cell: (i) => <InvoiceStatusBadge status={i.status} />, className: 'px-3 py-2' },
+          ]}
+        />
         <Pagination page={page} totalPages={Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE))} total={total} onChange={setPage} />
       </>
     );
