@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useFieldArray, useForm, type FieldErrors } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { CreditCard, Plus, Trash2 } from 'lucide-react';
 import { toast } from 'react-toastify';
-import { billingDetailsBodySchema, type BillingAccountView } from '@poi/shared/schemas/invoices';
+import { z } from 'zod';
+import { billingDetailsBodySchema, type BillingAccountView, type BillingDetailsBody } from '@poi/shared/schemas/invoices';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormField, inputClass } from '../../../components/ui/form-field';
@@ -84,54 +87,83 @@ function CardSection({ view }: { view: BillingAccountView }) {
   );
 }
 
-type Details = { addressee: string; honorific: '様' | '御中'; postal_code: string; address: string; billing_emails: string[] };
+/** What the inputs hold; e-mail rows are objects because a field array keys its rows. */
+const detailsFormSchema = z.object({
+  addressee: z.string(),
+  honorific: z.enum(['様', '御中']),
+  postal_code: z.string(),
+  address: z.string(),
+  billing_emails: z.array(z.object({ value: z.string() })),
+});
+type DetailsValues = z.infer<typeof detailsFormSchema>;
+
+// Empty optional fields are null and blank e-mail rows are dropped, then the server's own schema checks the body.
+const detailsSchema = detailsFormSchema
+  .transform(
+    (v): unknown => ({
+      ...v,
+      postal_code: v.postal_code.trim() === '' ? null : v.postal_code,
+      address: v.address.trim() === '' ? null : v.address,
+      billing_emails: v.billing_emails.map((m) => m.value.trim()).filter(Boolean),
+    }),
+  )
+  .pipe(billingDetailsBodySchema);
+
+/** The e-mail list's message: for the list (how many) or for the first wrong address. */
+function emailsError(errors: FieldErrors<DetailsValues>): string | undefined {
+  const error = errors.billing_emails;
+  if (!error) return undefined;
+  if (error.message) return error.message;
+  if (error.root?.message) return error.root.message;
+  const first: unknown = Array.isArray(error) ? error.find(Boolean) : undefined;
+  return (first as { message?: string } | undefined)?.message;
+}
 
 function DetailsForm({ view }: { view: BillingAccountView }) {
   const { user } = useAuth();
   const a = view.account;
-  const initial = (): Details => ({
-    addressee: a?.addressee ?? user?.display_name ?? '',
-    honorific: a?.honorific ?? '様',
-    postal_code: a?.postal_code ?? '',
-    address: a?.address ?? '',
-    billing_emails: a?.billing_emails.length ? a.billing_emails : [user?.email ?? ''],
-  });
-  const [form, setForm] = useState<Details>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
   const save = useSaveDetails();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<DetailsValues, unknown, BillingDetailsBody>({
+    resolver: zodResolver(detailsSchema),
+    // Messages stay until the next save.
+    reValidateMode: 'onSubmit',
+    defaultValues: {
+      addressee: a?.addressee ?? user?.display_name ?? '',
+      honorific: a?.honorific ?? '様',
+      postal_code: a?.postal_code ?? '',
+      address: a?.address ?? '',
+      billing_emails: (a?.billing_emails.length ? a.billing_emails : [user?.email ?? '']).map((value) => ({ value })),
+    },
+  });
+  const emails = useFieldArray({ control, name: 'billing_emails' });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = billingDetailsBodySchema.safeParse({
-      ...form,
-      postal_code: form.postal_code.trim() === '' ? null : form.postal_code,
-      address: form.address.trim() === '' ? null : form.address,
-      billing_emails: form.billing_emails.map((m) => m.trim()).filter(Boolean),
-    });
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setErrors({});
-    save.mutate(parsed.data, {
+  const submit = handleSubmit((body) => {
+    setFormError(null);
+    save.mutate(body, {
       onSuccess: () => toast.success('請求先情報を保存しました'),
-      onError: (err) => setErrors({ form: getErrorMessage(err, '請求先情報の保存に失敗しました') }),
+      onError: (err) => setFormError(getErrorMessage(err, '請求先情報の保存に失敗しました')),
     });
-  };
+  });
   const text = (key: 'addressee' | 'postal_code' | 'address', label: string, required = false) => (
-    <FormField id={`billing-${key}`} label={label} required={required} error={errors[key]}>
+    <FormField id={`billing-${key}`} label={label} required={required} error={errors[key]?.message}>
       <input
         id={`billing-${key}`}
         className={inputClass}
-        value={form[key]}
-        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={errors[key] ? `billing-${key}-error` : undefined}
+        {...register(key)}
       />
     </FormField>
   );
+  const emailsMessage = emailsError(errors);
   return (
-    <form onSubmit={submit} noValidate className="space-y-4 rounded-lg border border-gray-200 bg-white p-4" aria-labelledby="details-heading">
+    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4 rounded-lg border border-gray-200 bg-white p-4" aria-labelledby="details-heading">
       <h2 id="details-heading" className="font-semibold text-gray-900">
         請求先情報
       </h2>
@@ -142,7 +174,7 @@ function DetailsForm({ view }: { view: BillingAccountView }) {
         <div className="mt-1 flex gap-4 text-sm">
           {(['様', '御中'] as const).map((h) => (
             <label key={h} className="flex items-center gap-1">
-              <input type="radio" name="honorific" value={h} checked={form.honorific === h} onChange={() => setForm({ ...form, honorific: h })} />
+              <input type="radio" value={h} {...register('honorific')} />
               {h}
             </label>
           ))}
@@ -152,37 +184,31 @@ function DetailsForm({ view }: { view: BillingAccountView }) {
       {text('address', '住所')}
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-gray-800">請求書送付先メールアドレス(1〜5件)</legend>
-        {form.billing_emails.map((mail, i) => (
-          <div key={i} className="flex gap-2">
-            <input
-              type="email"
-              aria-label={`請求書送付先メールアドレス ${i + 1}`}
-              className={inputClass}
-              value={mail}
-              onChange={(e) => setForm({ ...form, billing_emails: form.billing_emails.map((m, j) => (j === i ? e.target.value : m)) })}
-            />
-            {form.billing_emails.length > 1 ? (
-              <Button variant="secondary" aria-label={`メールアドレス ${i + 1} を削除`} onClick={() => setForm({ ...form, billing_emails: form.billing_emails.filter((_, j) => j !== i) })}>
+        {emails.fields.map((field, i) => (
+          <div key={field.id} className="flex gap-2">
+            <input type="email" aria-label={`請求書送付先メールアドレス ${i + 1}`} className={inputClass} {...register(`billing_emails.${i}.value`)} />
+            {emails.fields.length > 1 ? (
+              <Button variant="secondary" aria-label={`メールアドレス ${i + 1} を削除`} onClick={() => emails.remove(i)}>
                 <Trash2 className="h-4 w-4" aria-hidden="true" />
               </Button>
             ) : null}
           </div>
         ))}
-        {form.billing_emails.length < 5 ? (
-          <Button variant="secondary" onClick={() => setForm({ ...form, billing_emails: [...form.billing_emails, ''] })}>
+        {emails.fields.length < 5 ? (
+          <Button variant="secondary" onClick={() => emails.append({ value: '' }, { shouldFocus: false })}>
             <Plus className="h-4 w-4" aria-hidden="true" />
             メールアドレスを追加
           </Button>
         ) : null}
-        {errors.billing_emails ? (
+        {emailsMessage ? (
           <p role="alert" className="text-sm text-red-700">
-            {errors.billing_emails}
+            {emailsMessage}
           </p>
         ) : null}
       </fieldset>
-      {errors.form ? (
+      {formError ? (
         <p role="alert" className="text-sm text-red-700">
-          {errors.form}
+          {formError}
         </p>
       ) : null}
       <Button type="submit" disabled={save.isPending}>
