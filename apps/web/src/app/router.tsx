@@ -22,8 +22,8 @@ const CommercePage = lazyScreen(async () => {
   const [{ CommercePage: Page }, { withQueryClient }] = await Promise.all([import('../features/landing/pages/commerce-page'), import('./query-provider')]);
   return withQueryClient(Page);
 });
-const DashboardPage = lazyScreen(() => import('../features/dashboard/pages/dashboard-page').then((m) => m.DashboardPage));
-const ApiKeysPage = lazyScreen(() => import('../features/api-keys/pages/api-keys-page').then((m) => m.ApiKeysPage));
+const DashboardPage = lazyScreen(() => import('./pages/dashboard-page').then((m) => m.DashboardPage));
+const ApiKeysPage = lazyScreen(() => import('./pages/api-keys-page').then((m) => m.ApiKeysPage));
 const UsagePage = lazyScreen(() => import('../features/usage/pages/usage-page').then((m) => m.UsagePage));
 const DatasetsPage = lazyScreen(() => import('../features/datasets/pages/datasets-page').then((m) => m.DatasetsPage));
 const PoiManagementPage = lazyScreen(() => import('./pages/poi-management-page').then((m) => m.PoiManagementPage));

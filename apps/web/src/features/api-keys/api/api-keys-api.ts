@@ -8,7 +8,7 @@ import {
   type CreateApiKeyBody,
 } from '@poi/shared/schemas/api-keys';
 import { apiClient } from '../../../lib/api-client';
-import { usageKeys } from '../../usage/api/usage-api';
+import { usageKeys } from '../../../lib/query-keys';
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,

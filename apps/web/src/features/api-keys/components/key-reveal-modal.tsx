@@ -1,31 +1,33 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Link } from 'react-router';
-import { formatYen } from '@poi/shared/format';
 import type { Dataset } from '@poi/shared/schemas/datasets';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
-import { useDatasets } from '../../datasets/api/datasets-api';
-import { DatasetPicker } from '../../datasets/components/dataset-picker';
 import { apiOrigin, buildCurlCommand } from '../curl-command';
 import { CopyButton } from './copy-button';
+
+/** The datasets the curl example can search: the default one, and the picker to change it (composed by the page). */
+export interface TryDatasets {
+  initial: Dataset | null;
+  loading: boolean;
+  renderPicker: (props: { id: string; value: Dataset; onChange: (dataset: Dataset) => void }) => ReactNode;
+}
 
 /**
  * The one time a key is shown in full: copy it, and copy a ready curl command that uses it.
  * Escape and × ask 「キーを保存しましたか？」 first unless the key was copied (the backdrop does
  * nothing); the footer's 「保存しました。閉じる」 is itself the answer.
  */
-export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: string; name: string; rotated?: boolean; onClose: () => void }) {
+export function KeyRevealModal({ secret, name, rotated, datasets, onClose }: { secret: string; name: string; rotated?: boolean; datasets: TryDatasets; onClose: () => void }) {
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const onCopied = () => setCopied(true);
   const requestClose = () => (copied ? onClose() : setConfirming(true));
-  // Free datasets first: they work for every account, trial included. The cheapest is the default.
-  const datasets = useDatasets({ type: 'all', sort: 'price_asc', limit: 1 });
   const [picked, setPicked] = useState<Dataset | null>(null);
-  const chosen = picked ?? datasets.data?.datasets[0] ?? null;
+  const chosen = picked ?? datasets.initial;
   const datasetId = chosen?.dataset_id ?? '';
   const command = datasetId ? buildCurlCommand(apiOrigin(), secret, datasetId) : '';
 
@@ -64,13 +66,7 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
               <label htmlFor="try-dataset" className="mt-3 block text-sm font-medium text-gray-800">
                 検索するデータセット
               </label>
-              <DatasetPicker
-                id="try-dataset"
-                sort="price_asc"
-                value={chosen}
-                onChange={(d) => d && setPicked(d)}
-                describe={(d) => (d.price_per_search > 0 ? `1検索 ${formatYen(d.price_per_search)}` : '無料')}
-              />
+              {datasets.renderPicker({ id: 'try-dataset', value: chosen, onChange: setPicked })}
               <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-start">
                 <pre className="min-w-0 flex-1 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-gray-900 p-3 font-mono text-xs text-gray-100" data-testid="curl-command">
                   {command}
@@ -79,7 +75,7 @@ export function KeyRevealModal({ secret, name, rotated, onClose }: { secret: str
               </div>
             </>
           ) : (
-            <p className="mt-3 text-sm text-gray-700">{datasets.isPending ? 'データセットを読み込み中...' : '検索できるデータセットがまだありません。'}</p>
+            <p className="mt-3 text-sm text-gray-700">{datasets.loading ? 'データセットを読み込み中...' : '検索できるデータセットがまだありません。'}</p>
           )}
           <p className="mt-3 text-sm text-gray-700">
             パラメーターや応答の詳細は{' '}

@@ -4,6 +4,7 @@ import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { apiClient } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/use-page-title';
+import { docsKeys } from '../api/keys';
 import {
   boundsOf,
   curlExample,
@@ -21,7 +22,7 @@ import {
   type ExampleValue,
   type OpenApiDocument,
 } from '../openapi-view';
-import { PublicPage } from '../../landing/components/public-page';
+import { PublicPage } from '../../../components/layout/public-page';
 
 /**
  * Example values for the parameters the examples use; the names themselves come from the
@@ -298,7 +299,7 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
 export function DocsPage() {
   usePageTitle('APIドキュメント');
   const spec = useQuery({
-    queryKey: ['openapi'],
+    queryKey: docsKeys.openapi(),
     queryFn: async () => (await apiClient.get<OpenApiDocument>('/openapi.json')).data,
     staleTime: Infinity,
   });

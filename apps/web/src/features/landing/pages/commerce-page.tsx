@@ -3,7 +3,7 @@ import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/use-page-title';
 import { useCommerce } from '../api/commerce-api';
-import { PublicPage } from '../components/public-page';
+import { PublicPage } from '../../../components/layout/public-page';
 
 const UNSET = '未設定';
 

@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { StatCard } from '../../../components/ui/stat-card';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { useDatasetRevenue, useMonthlyRevenue } from '../api/revenue-api';
-import { DailyChart } from '../../usage/components/daily-chart';
+import { DailyChart } from '../../../components/charts/daily-chart';
 
 /** The daily figures of one dataset, shown when its row is opened. */
 function DatasetDaily({ datasetId, yearMonth }: { datasetId: string; yearMonth: string }) {

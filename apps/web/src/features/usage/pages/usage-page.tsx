@@ -8,8 +8,8 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { USAGE_FETCH_FAILED, USAGE_REFRESH_SECONDS, useUsageSummary } from '../api/usage-api';
-import { UsageFigures } from '../components/usage-figures';
-import { DailyChart } from '../components/daily-chart';
+import { UsageFigures } from '../../../components/charts/usage-figures';
+import { DailyChart } from '../../../components/charts/daily-chart';
 import { downloadBlob } from '../../../lib/browser-files';
 import { usageCsv } from '../usage-csv';
 

@@ -1,6 +1,6 @@
 import { formatNumber, formatYen } from '@poi/shared/format';
 import type { UsageSummary } from '@poi/shared/schemas/usage';
-import { StatCard } from '../../../components/ui/stat-card';
+import { StatCard } from '../ui/stat-card';
 
 /** The month's four headline figures, on /usage and /dashboard. */
 export function UsageFigures({ data }: { data: UsageSummary }) {

@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { KeyRound, Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
-import { formatDate, formatDateTime } from '@poi/shared/format';
+import { formatDate, formatDateTime, formatYen } from '@poi/shared/format';
 import { API_KEY_STATUS_LABELS, type ApiKey, type ApiKeyStatus } from '@poi/shared/schemas/api-keys';
-import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { PageHeader } from '../../../components/ui/page-header';
-import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
-import { getErrorMessage } from '../../../lib/api-client';
-import { useApiKeys, useRevokeApiKey, useRotateApiKey, type IssuedKey } from '../api/api-keys-api';
-import { CreateKeyModal } from '../components/create-key-modal';
-import { KeyRevealModal } from '../components/key-reveal-modal';
+import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { PageHeader } from '../../components/ui/page-header';
+import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../components/ui/state-blocks';
+import { getErrorMessage } from '../../lib/api-client';
+import { useApiKeys, useRevokeApiKey, useRotateApiKey, type IssuedKey } from '../../features/api-keys/api/api-keys-api';
+import { CreateKeyModal } from '../../features/api-keys/components/create-key-modal';
+import { KeyRevealModal } from '../../features/api-keys/components/key-reveal-modal';
+import { useDatasets } from '../../features/datasets/api/datasets-api';
+import { DatasetPicker } from '../../features/datasets/components/dataset-picker';
 
 const statusClass: Record<ApiKeyStatus, string> = {
   active: 'bg-green-50 text-green-900 ring-green-600/30',
@@ -42,6 +44,34 @@ function expiryText(k: ApiKey): string {
 
 type Pending = { kind: 'revoke' | 'rotate'; key: ApiKey };
 
+/** The key reveal with its curl example, which searches a dataset the user picks (datasets feature). */
+function KeyReveal({ issued, onClose }: { issued: IssuedKey & { rotated?: boolean }; onClose: () => void }) {
+  // Free datasets first: they work for every account, trial included. The cheapest is the default.
+  const datasets = useDatasets({ type: 'all', sort: 'price_asc', limit: 1 });
+  return (
+    <KeyRevealModal
+      secret={issued.key}
+      name={issued.api_key.name}
+      rotated={issued.rotated}
+      onClose={onClose}
+      datasets={{
+        initial: datasets.data?.datasets[0] ?? null,
+        loading: datasets.isPending,
+        renderPicker: ({ id, value, onChange }) => (
+          <DatasetPicker
+            id={id}
+            sort="price_asc"
+            value={value}
+            onChange={(d) => d && onChange(d)}
+            describe={(d) => (d.price_per_search > 0 ? `1検索 ${formatYen(d.price_per_search)}` : '無料')}
+          />
+        ),
+      }}
+    />
+  );
+}
+
+/** /api-keys composes the keys (api-keys) with the dataset picker of the curl example (datasets). */
 export function ApiKeysPage() {
   const keys = useApiKeys();
   const revoke = useRevokeApiKey();
@@ -201,7 +231,7 @@ export function ApiKeysPage() {
           }}
         />
       ) : null}
-      {revealed ? <KeyRevealModal secret={revealed.key} name={revealed.api_key.name} rotated={revealed.rotated} onClose={() => setRevealed(null)} /> : null}
+      {revealed ? <KeyReveal issued={revealed} onClose={() => setRevealed(null)} /> : null}
       {pending ? (
         <ConfirmDialog
           title={pending.kind === 'revoke' ? 'APIキーを無効化' : 'APIキーをローテーション'}

@@ -1,4 +1,4 @@
-import { BarChartWithTable } from '../../../components/charts/bar-chart';
+import { BarChartWithTable } from './bar-chart';
 
 export interface DailyPoint {
   date: string;
