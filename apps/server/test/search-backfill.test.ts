@@ -1,6 +1,6 @@
 import { normalizeSearchText, characterBigrams } from '@poi/shared/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrayLiteral } from '../src/modules/pois/pois.repository';
+import { arrayLiteral } from '../src/db/sql';
 import { backfillSearchBatch, createSearchBackfill } from '../src/modules/pois/search-backfill';
 import { SEARCH_FOLD_VERSION, setStaleSearchRows, staleSearchRowsMayExist } from '../src/modules/pois/search-columns';
 import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentYearMonth, formatCoordinate, formatDate, formatFileSize, formatYen, getInitials } from './format';
+import { currentYearMonth, formatCoordinate, formatDate, formatFileSize, formatUnitPriceSen, formatYen, formatYenAmount, getInitials } from './format';
 
 describe('formatYen', () => {
   it('uses the yen sign, separators and the requested decimals', () => {
@@ -7,6 +7,19 @@ describe('formatYen', () => {
     expect(formatYen('0.1', 4)).toBe('¥0.1000');
     expect(formatYen(0)).toBe('¥0.00');
     expect(formatYen('not a number')).toBe('¥0.00');
+  });
+});
+
+describe('formatYenAmount and formatUnitPriceSen (invoice and receipt PDFs)', () => {
+  it('writes yen with ja-JP separators and unit prices with exactly 2 decimals from sen', () => {
+    expect(formatYenAmount(0)).toBe('¥0');
+    expect(formatYenAmount(1_234_567)).toBe('¥1,234,567');
+    expect(formatYenAmount(-500)).toBe('-¥500');
+    expect(formatUnitPriceSen(3)).toBe('¥0.03');
+    expect(formatUnitPriceSen(700)).toBe('¥7.00');
+    expect(formatUnitPriceSen(123_456_789)).toBe('¥1,234,567.89');
+    // Past 2^53 / 100 a float division would round; integer arithmetic stays exact.
+    expect(formatUnitPriceSen(900_719_925_474_099)).toBe('¥9,007,199,254,740.99');
   });
 });
 

@@ -14,6 +14,23 @@ export function formatYen(value: number | string, decimals = 2): string {
   return `¥${f.format(Number.isFinite(n) ? n : 0)}`;
 }
 
+const wholeYen = new Intl.NumberFormat('ja-JP', { maximumFractionDigits: 0 });
+
+/**
+ * '¥1,234' / '-¥500' — an amount of whole yen as the invoice and receipt PDFs print it: the minus
+ * before the yen sign (formatYen(-500, 0) gives '¥-500', the shape of screens and mails).
+ */
+export const formatYenAmount = (yen: number): string => (yen < 0 ? `-¥${wholeYen.format(-yen)}` : `¥${wholeYen.format(yen)}`);
+
+/**
+ * A unit price in sen as yen with exactly 2 decimals: 1234567 → '¥12,345.67'. Integer arithmetic
+ * only, so it stays exact past 2^53 / 100 where a float division would round.
+ */
+export function formatUnitPriceSen(sen: number): string {
+  const abs = Math.abs(sen);
+  return `${sen < 0 ? '-' : ''}¥${wholeYen.format(Math.trunc(abs / 100))}.${String(abs % 100).padStart(2, '0')}`;
+}
+
 const dateFormatter = new Intl.DateTimeFormat('ja-JP', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Asia/Tokyo' });
 const dateTimeFormatter = new Intl.DateTimeFormat('ja-JP', {
   year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo',

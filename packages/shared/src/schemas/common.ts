@@ -46,4 +46,3 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export const uuidSchema = z.uuid();

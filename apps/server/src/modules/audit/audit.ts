@@ -18,6 +18,23 @@ export function actorOf(request: FastifyRequest): AuditActor {
   return { id: user?.id ?? null, email: user?.email ?? null, ip: request.ip, requestId: String(request.id) };
 }
 
+export type AuditRow = typeof auditLogs.$inferSelect;
+
+/** An audit row as the API answers it (admin user detail, corporate detail, revenue, the audit log). */
+export const toAuditEntry = (r: AuditRow) => ({
+  id: r.id,
+  occurred_at: r.occurredAt.toISOString(),
+  actor_id: r.actorId,
+  actor_email: r.actorEmail,
+  action: r.action,
+  target_type: r.targetType,
+  target_id: r.targetId,
+  before: r.before ?? null,
+  after: r.after ?? null,
+  ip: r.ip,
+  request_id: r.requestId,
+});
+
 export interface AuditEntry {
   action: string;
   targetType: string;

@@ -1,9 +1,9 @@
+import { formatYen } from '@poi/shared/format';
+import { amountsTable, button, escapeHtml, linkFallback, mailHtml, paragraph } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const yenText = (n: number): string => `¥${n.toLocaleString('ja-JP')}`;
+/** Whole yen as mails write it: '¥12,345'. */
+const yenText = (n: number): string => formatYen(n, 0);
 
 export interface BudgetAlertMailInput {
   to: string[];
@@ -39,16 +39,16 @@ export function buildBudgetAlertMail(input: BudgetAlertMailInput): MailMessage {
     '',
     '— POI Cloud',
   ];
-  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;color:#111827">
-<p>${year}年${month}月のご利用額(税込)が<strong>${escapeHtml(reached)}</strong>。</p>
-<table style="border-collapse:collapse">
-<tr><td style="padding:4px 12px 4px 0">今月のご利用額(税込)</td><td style="padding:4px 0;text-align:right">${escapeHtml(yenText(input.spentYen))}</td></tr>
-<tr><td style="padding:4px 12px 4px 0">月間予算</td><td style="padding:4px 0;text-align:right">${escapeHtml(yenText(input.limitYen))}</td></tr>
-</table>
-${stopNote ? `<p>${escapeHtml(stopNote)}</p>` : ''}
-<p><a href="${escapeHtml(input.billingUrl)}" style="display:inline-block;padding:10px 20px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">請求・お支払いを開く</a></p>
-<p style="font-size:12px;color:#4b5563">リンクが開けない場合: ${escapeHtml(input.billingUrl)}</p>
-</body></html>`;
+  const html = mailHtml([
+    `<p>${year}年${month}月のご利用額(税込)が<strong>${escapeHtml(reached)}</strong>。</p>`,
+    amountsTable([
+      ['今月のご利用額(税込)', yenText(input.spentYen)],
+      ['月間予算', yenText(input.limitYen)],
+    ]),
+    stopNote ? paragraph(stopNote) : '',
+    button('請求・お支払いを開く', input.billingUrl),
+    linkFallback(input.billingUrl),
+  ]);
   return {
     to: input.to.join(', '),
     subject: `【POI Cloud】今月のご利用額が${reached}`,

@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
+import { arrayParam } from '../../db/sql';
 import { budgetAlerts, budgets } from '../../db/schema/budgets';
 
 export type BudgetRow = typeof budgets.$inferSelect;
@@ -21,9 +22,6 @@ export interface UsageQuantityRow {
   unitPriceSen: number;
   quantity: number;
 }
-
-/** `= ANY(...)` of uuids as one text parameter: the same on both drivers, whatever their array handling. */
-const anyUuid = (ids: readonly string[]): SQL => sql`ANY(string_to_array(${ids.join(',')}, ',')::uuid[])`;
 
 /**
  * Users billed to a billing account, as ensureBillingAccountForUser decides it: members of an active
@@ -81,7 +79,7 @@ export async function listBilledUsers(ex: Executor, billingAccountId: string): P
 export async function monthUsageQuantities(ex: Executor, userIds: readonly string[], yearMonth: string): Promise<UsageQuantityRow[]> {
   if (!userIds.length) return [];
   const { start, end } = monthRange(yearMonth);
-  const inMonth = sql`e.user_id = ${anyUuid(userIds)} AND e.occurred_at >= ${start.toISOString()}::timestamptz AND e.occurred_at < ${end.toISOString()}::timestamptz`;
+  const inMonth = sql`e.user_id = ANY(${arrayParam(userIds, 'uuid')}) AND e.occurred_at >= ${start.toISOString()}::timestamptz AND e.occurred_at < ${end.toISOString()}::timestamptz`;
   const result = await ex.execute(sql`
     SELECT e.user_id AS "userId", d.dataset_id::text AS "datasetId", d.price_sen AS "unitPriceSen", count(*)::float8 AS "quantity"
     FROM usage_events e CROSS JOIN LATERAL unnest(e.dataset_ids, e.dataset_prices_sen) AS d(dataset_id, price_sen)
@@ -102,7 +100,7 @@ export async function monthSearchCounts(ex: Executor, userIds: readonly string[]
   const days = daysOfMonth(yearMonth);
   const result = await ex.execute(sql`
     SELECT user_id AS "userId", sum(searches)::float8 AS "searches" FROM usage_daily
-    WHERE user_id = ${anyUuid(userIds)} AND day BETWEEN ${days[0]!}::date AND ${days[days.length - 1]!}::date
+    WHERE user_id = ANY(${arrayParam(userIds, 'uuid')}) AND day BETWEEN ${days[0]!}::date AND ${days[days.length - 1]!}::date
     GROUP BY user_id
   `);
   return new Map((result.rows as Array<{ userId: string; searches: number }>).map((r) => [r.userId, Number(r.searches)]));

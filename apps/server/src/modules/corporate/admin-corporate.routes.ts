@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { addCorporateMemberBodySchema, corporateDetailResponseSchema, corporateListQuerySchema, corporateListResponseSchema, corporateMemberParamsSchema, corporateReasonBodySchema, createCorporateBodySchema, updateCorporateBodySchema } from '@poi/shared/schemas/corporate';
 import { corporateParamsSchema } from '@poi/shared/schemas/corporate';
-import { attachment } from '../../lib/csv';
+import { attachment } from '../../lib/http';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
@@ -40,7 +40,7 @@ export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: Admin
     async (request, reply) =>
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment('corporate-accounts.csv', '法人アカウント一覧.csv'))
+        .header('Content-Disposition', attachment('法人アカウント一覧.csv', { ascii: 'corporate-accounts.csv' }))
         .send(await adminCorporate.csv(request.query)),
   );
 

@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { CorporateDetail, CorporateListFilter, CorporateSummary, CreateCorporateBody, UpdateCorporateBody } from '@poi/shared/schemas/corporate';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Db, Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql';
 import { auditLogs } from '../../db/schema/audit';
 import { billingAccounts, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -9,9 +10,7 @@ import { users } from '../../db/schema/users';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
-import { writeAudit, type AuditActor } from '../audit/audit';
-import { toAuditEntry } from '../users/admin-users.service';
-import { escapeLike } from '../users/users.repository';
+import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
 import { corporateMessages, normalizePostal, pendingCorporateValues, toCorporateApplication } from './corporate.service';
 

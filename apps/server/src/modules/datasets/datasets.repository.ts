@@ -3,8 +3,8 @@ import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 import { foldKeywordWords, foldSearchWord } from '@poi/shared/search-fold';
 import { characterBigrams } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql';
 import { datasetPriceHistory, datasets } from '../../db/schema/datasets';
-import { escapeLike } from '../users/users.repository';
 
 // search_text and search_grams serve the list's keyword and never leave the server.
 const { searchText: _searchText, searchGrams: _searchGrams, ...rowColumns } = getTableColumns(datasets);
@@ -188,12 +188,3 @@ export async function listPriceHistory(ex: Executor, datasetId: string): Promise
     .where(eq(datasetPriceHistory.datasetId, datasetId))
     .orderBy(desc(datasetPriceHistory.effectiveFrom), desc(datasetPriceHistory.id));
 }
-
-export async function countPriceHistory(ex: Executor, datasetId: string): Promise<number> {
-  const rows = await ex
-    .select({ n: sql<number>`count(*)::int` })
-    .from(datasetPriceHistory)
-    .where(eq(datasetPriceHistory.datasetId, datasetId));
-  return rows[0]?.n ?? 0;
-}
-

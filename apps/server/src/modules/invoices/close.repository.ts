@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
+import { arrayParam } from '../../db/sql';
 import { usageDaily } from '../../db/schema/usage';
 import { auditLogs } from '../../db/schema/audit';
 import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
@@ -46,7 +47,7 @@ export interface MonthUsage {
 export async function monthUsage(ex: Executor, yearMonth: string, userIds?: readonly string[]): Promise<MonthUsage> {
   const { start, end } = monthRange(yearMonth);
   if (userIds && !userIds.length) return { datasets: [], baseFees: [], accountTypes: new Map() };
-  const who = userIds ? sql`AND e.user_id = ANY(${`{${userIds.join(',')}}`}::uuid[])` : sql``;
+  const who = userIds ? sql`AND e.user_id = ANY(${arrayParam(userIds, 'uuid')})` : sql``;
   const range = sql`e.occurred_at >= ${start.toISOString()}::timestamptz AND e.occurred_at < ${end.toISOString()}::timestamptz`;
   const [datasetRows, baseRows, typeRows] = await Promise.all([
     ex.execute<{ user_id: string; dataset_id: string; name: string | null; price_sen: number; searches: number }>(sql`
@@ -237,12 +238,3 @@ export async function firstUsageMonth(ex: Executor): Promise<string | undefined>
   return rows[0]?.day?.slice(0, 7);
 }
 
-/** Users with any usage in a month. */
-export async function usersWithUsage(ex: Executor, yearMonth: string): Promise<string[]> {
-  const [first, last] = monthDays(yearMonth);
-  const rows = await ex
-    .selectDistinct({ userId: usageDaily.userId })
-    .from(usageDaily)
-    .where(sql`${usageDaily.day} BETWEEN ${first} AND ${last}`);
-  return rows.map((r) => r.userId);
-}

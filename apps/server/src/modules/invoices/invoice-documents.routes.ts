@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/invoices';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
-import { contentDisposition } from '../pois/export-format';
+import { attachment } from '../../lib/http';
 import type { InvoiceDocumentsService, PdfDocument } from './invoice-documents.service';
 
 const tags = ['請求'];
@@ -11,7 +11,7 @@ const tags = ['請求'];
 function sendPdf(reply: FastifyReply, doc: PdfDocument, fallbackStem: string) {
   return reply
     .header('Content-Type', 'application/pdf')
-    .header('Content-Disposition', contentDisposition(doc.fileName, fallbackStem))
+    .header('Content-Disposition', attachment(doc.fileName, { stem: fallbackStem }))
     .header('Cache-Control', 'private, no-store')
     .send(doc.pdf);
 }
@@ -30,7 +30,7 @@ export const invoiceDocumentRoutes: FastifyPluginAsyncZod<{ invoiceDocumentsServ
         response: errorResponses(403),
       },
     },
-    async (request, reply) => sendPdf(reply, await service.invoicePdf(requireUser(request), request.params.id), request.params.id),
+    async (request, reply) => sendPdf(reply, await service.invoicePdf(requireUser(request), request.params.id), `invoice-${request.params.id}`),
   );
 
   app.get(
@@ -44,6 +44,6 @@ export const invoiceDocumentRoutes: FastifyPluginAsyncZod<{ invoiceDocumentsServ
         response: errorResponses(403),
       },
     },
-    async (request, reply) => sendPdf(reply, await service.receiptPdf(requireUser(request), request.params.id), request.params.id),
+    async (request, reply) => sendPdf(reply, await service.receiptPdf(requireUser(request), request.params.id), `receipt-${request.params.id}`),
   );
 };

@@ -1,12 +1,12 @@
+import { formatYen } from '@poi/shared/format';
 import type { Config } from '../../config';
+import { button, detailsTable, mailHtml, paragraph, paragraphs } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
 import type { InvoiceRow } from './invoices.mapper';
 import { bankTransferInstructions } from '../transfers/bank-transfer';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const yen = (n: number): string => `¥${n.toLocaleString('ja-JP')}`;
+/** Whole yen as mails write it: '¥12,345'. */
+const yen = (n: number): string => formatYen(n, 0);
 const monthLabel = (ym: string): string => `${ym.slice(0, 4)}年${Number(ym.slice(5, 7))}月`;
 const dateLabel = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
 
@@ -53,12 +53,12 @@ export function buildInvoiceIssuedMail(to: string, invoice: InvoiceRow, config: 
     '',
     '— POI Cloud',
   ].join('\n');
-  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;color:#111827">
-<p>${escapeHtml(recipient.addressee)} ${escapeHtml(recipient.honorific)}</p>
-<p>いつも POI Cloud をご利用いただきありがとうございます。<br>${monthLabel(invoice.yearMonth)}分のご利用料金の請求書を発行しました。</p>
-<table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('')}</table>
-${how.map((h) => `<p>${escapeHtml(h)}</p>`).join('\n')}
-<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 20px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">請求書を確認する</a></p>
-</body></html>`;
+  const html = mailHtml([
+    paragraph(`${recipient.addressee} ${recipient.honorific}`),
+    paragraph(['いつも POI Cloud をご利用いただきありがとうございます。', `${monthLabel(invoice.yearMonth)}分のご利用料金の請求書を発行しました。`]),
+    detailsTable(rows),
+    paragraphs(how).join('\n'),
+    button('請求書を確認する', link),
+  ]);
   return { to, subject, text, html, logSummary: `invoice ${invoice.number} issued, total ${invoice.totalYen} yen` };
 }

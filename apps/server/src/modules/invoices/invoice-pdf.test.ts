@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bankSnapshot, formatDateJa, formatUnitPriceSen, formatYen, invoiceTitle, registrationNumberOf } from './invoice-pdf';
+import { bankSnapshot, formatDateJa, invoiceTitle, registrationNumberOf } from './invoice-pdf';
 
 describe('invoice PDF formatting', () => {
-  it('writes yen with ja-JP separators and unit prices with exactly 2 decimals from sen', () => {
-    expect(formatYen(0)).toBe('¥0');
-    expect(formatYen(1_234_567)).toBe('¥1,234,567');
-    expect(formatYen(-500)).toBe('-¥500');
-    expect(formatUnitPriceSen(3)).toBe('¥0.03');
-    expect(formatUnitPriceSen(700)).toBe('¥7.00');
-    expect(formatUnitPriceSen(123_456_789)).toBe('¥1,234,567.89');
-    // Past 2^53 / 100 a float division would round; integer arithmetic stays exact.
-    expect(formatUnitPriceSen(900_719_925_474_099)).toBe('¥9,007,199,254,740.99');
-  });
-
   it('writes dates as YYYY年M月D日', () => {
     expect(formatDateJa('2026-05-01')).toBe('2026年5月1日');
     expect(formatDateJa('2026-12-31')).toBe('2026年12月31日');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import { formatUnitPriceSen, formatYenAmount } from '@poi/shared/format';
 import type { invoiceLines } from '../../db/schema/invoices';
 import { bankSnapshot, type BankSnapshot } from '../transfers/bank-transfer';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
@@ -78,15 +79,6 @@ export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(
 // ------------------------------------------------------------------ formatting
 
 const integerFormat = new Intl.NumberFormat('ja-JP', { maximumFractionDigits: 0 });
-
-/** ¥1,234 (whole yen, ja-JP separators). */
-export const formatYen = (yen: number): string => (yen < 0 ? `-¥${integerFormat.format(-yen)}` : `¥${integerFormat.format(yen)}`);
-
-/** A unit price in sen as yen with 2 decimals: 1234567 → ¥12,345.67 (integer arithmetic only). */
-export function formatUnitPriceSen(sen: number): string {
-  const abs = Math.abs(sen);
-  return `${sen < 0 ? '-' : ''}¥${integerFormat.format(Math.trunc(abs / 100))}.${String(abs % 100).padStart(2, '0')}`;
-}
 
 export const formatCount = (n: number): string => integerFormat.format(n);
 
@@ -322,7 +314,7 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
   doc.rect(MARGIN, ly, leftW, boxH).lineWidth(1).strokeColor(COLOR.accent).stroke();
   text(doc, 'ご請求金額', MARGIN + 8, ly + 8, { size: 9.5, bold: true, width: 80 });
   text(doc, '（税込）', MARGIN + 8, ly + 22, { size: 7.5, color: COLOR.muted, width: 80 });
-  text(doc, `${formatYen(due)}-`, MARGIN + 96, ly + 9, { size: 17, bold: true, width: leftW - 106, align: 'right' });
+  text(doc, `${formatYenAmount(due)}-`, MARGIN + 96, ly + 9, { size: 17, bold: true, width: leftW - 106, align: 'right' });
   ly += boxH + 10;
 
   const terms: Array<[string, string]> = [
@@ -351,7 +343,7 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
       y += 22;
       y += drawTableHeader(doc, y);
     }
-    const cells = [String(index + 1), line.description, formatCount(line.quantity), formatUnitPriceSen(line.unitPriceSen), formatYen(line.amountYen)];
+    const cells = [String(index + 1), line.description, formatCount(line.quantity), formatUnitPriceSen(line.unitPriceSen), formatYenAmount(line.amountYen)];
     cells.forEach((value, i) => {
       const c = COLUMNS[i]!;
       const w = c.width || DESCRIPTION_WIDTH;
@@ -363,13 +355,13 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
 
   // Totals: subtotal, the amount subject to 10 % with its tax, total, credit and what is due.
   const totals: Array<{ label: string; value: string; strong?: boolean }> = [
-    { label: '小計', value: formatYen(invoice.subtotalYen) },
-    { label: `10%対象 ${formatYen(invoice.subtotalYen)}`, value: `消費税 ${formatYen(invoice.taxYen)}` },
-    { label: '合計（税込）', value: formatYen(invoice.totalYen), strong: invoice.creditAppliedYen === 0 },
+    { label: '小計', value: formatYenAmount(invoice.subtotalYen) },
+    { label: `10%対象 ${formatYenAmount(invoice.subtotalYen)}`, value: `消費税 ${formatYenAmount(invoice.taxYen)}` },
+    { label: '合計（税込）', value: formatYenAmount(invoice.totalYen), strong: invoice.creditAppliedYen === 0 },
   ];
   if (invoice.creditAppliedYen > 0) {
-    totals.push({ label: '過入金残高の充当', value: formatYen(-invoice.creditAppliedYen) });
-    totals.push({ label: 'ご請求金額', value: formatYen(due), strong: true });
+    totals.push({ label: '過入金残高の充当', value: formatYenAmount(-invoice.creditAppliedYen) });
+    totals.push({ label: 'ご請求金額', value: formatYenAmount(due), strong: true });
   }
   const totalsH = totals.length * 20 + 12;
   const notesH = invoice.paymentMethod === 'bank_transfer' ? 150 : 60;
@@ -481,7 +473,7 @@ export async function renderReceiptPdf(view: ReceiptPdfView): Promise<Buffer> {
   doc.rect(boxX, y, boxW, 54).fill(COLOR.head);
   doc.rect(boxX, y, boxW, 54).lineWidth(1).strokeColor(COLOR.accent).stroke();
   text(doc, '金額', boxX + 14, y + 19, { size: 10, bold: true, width: 60 });
-  text(doc, `${formatYen(payment.amountYen)}-`, boxX + 60, y + 13, { size: 22, bold: true, width: boxW - 80, align: 'center' });
+  text(doc, `${formatYenAmount(payment.amountYen)}-`, boxX + 60, y + 13, { size: 22, bold: true, width: boxW - 80, align: 'center' });
   y += 70;
 
   text(doc, `但し POI Cloud 利用料（請求書番号 ${invoice.number ?? ''}）として`, MARGIN, y, { size: 10.5, align: 'center' });
@@ -492,7 +484,7 @@ export async function renderReceiptPdf(view: ReceiptPdfView): Promise<Buffer> {
   const details: Array<[string, string]> = [['お支払方法', METHOD_LABELS[payment.method]]];
   // The tax breakdown is exact only when the payment settles the whole invoice at once.
   if (payment.amountYen === invoice.totalYen - invoice.creditAppliedYen && invoice.creditAppliedYen === 0) {
-    details.push(['内訳', `10%対象 ${formatYen(invoice.totalYen)}（うち消費税 ${formatYen(invoice.taxYen)}）`]);
+    details.push(['内訳', `10%対象 ${formatYenAmount(invoice.totalYen)}（うち消費税 ${formatYenAmount(invoice.taxYen)}）`]);
   } else {
     details.push(['内訳', '税込金額（消費税率10%）']);
   }

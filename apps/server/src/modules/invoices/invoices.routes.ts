@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { billingAccountViewResponseSchema, billingDetailsBodySchema, currentChargesResponseSchema, invoiceCsvQuerySchema, invoiceDetailResponseSchema, invoiceListQuerySchema, invoiceListResponseSchema, invoiceParamsSchema } from '@poi/shared/schemas/invoices';
+import { attachment } from '../../lib/http';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
@@ -63,7 +64,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billingService: BillingServi
       const csv = await service.invoicesCsv(requireUser(request), request.query);
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="invoices.csv"; filename*=UTF-8''${encodeURIComponent('請求書一覧.csv')}`)
+        .header('Content-Disposition', attachment('請求書一覧.csv', { ascii: 'invoices.csv' }))
         .send(csv);
     },
   );

@@ -1,9 +1,9 @@
+import { formatYen } from '@poi/shared/format';
+import { button, linkFallback, mailHtml, paragraphs } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const yen = (n: number) => `¥${n.toLocaleString('ja-JP')}`;
+/** Whole yen as mails write it: '¥12,345'. */
+const yen = (n: number) => formatYen(n, 0);
 
 export interface PaymentMailInvoice {
   number: string;
@@ -12,15 +12,8 @@ export interface PaymentMailInvoice {
   honorific: string;
 }
 
-const paras = (ps: string[]) => ps.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
-
-function wrap(paragraphs: string[], link?: { label: string; url: string }, after: string[] = []): string {
-  const body = paras(paragraphs);
-  const button = link
-    ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;padding:10px 20px;background:#1d4ed8;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(link.label)}</a></p>
-<p style="font-size:12px;color:#4b5563">リンクが開けない場合: ${escapeHtml(link.url)}</p>`
-    : '';
-  return `<!doctype html><html lang="ja"><body style="font-family:sans-serif;color:#111827">\n${body}\n${button}\n${paras(after)}\n</body></html>`;
+function wrap(texts: string[], link: { label: string; url: string }, after: string[]): string {
+  return mailHtml([paragraphs(texts).join('\n'), button(link.label, link.url), linkFallback(link.url), paragraphs(after).join('\n')]);
 }
 
 /** 3-D Secure needed: the customer pays on the hosted page behind the link. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentDisposition, csvCell } from './export-format';
+import { csvCell } from './export-format';
 
 describe('csvCell', () => {
   it('neutralises formula starters in text, half and full width, and leaves numbers alone', () => {
@@ -18,16 +18,5 @@ describe('csvCell', () => {
   it("prefixes a cell that really starts with ' so the import can always remove exactly one", () => {
     expect(csvCell("'quoted")).toBe("''quoted");
     expect(csvCell("it's")).toBe("it's");
-  });
-});
-
-describe('contentDisposition', () => {
-  it('names the file after the dataset (RFC 5987) with an ASCII fallback', () => {
-    expect(contentDisposition('東京 カフェ.csv', 'abc')).toBe(
-      `attachment; filename="dataset-abc.csv"; filename*=UTF-8''${encodeURIComponent('東京 カフェ.csv')}`,
-    );
-    expect(contentDisposition('Tokyo "cafes" 2026.csv.gz', 'abc')).toBe(
-      `attachment; filename="Tokyo_cafes_2026.csv.gz"; filename*=UTF-8''Tokyo%20_cafes_%202026.csv.gz`,
-    );
   });
 });

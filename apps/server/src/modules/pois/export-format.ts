@@ -6,19 +6,6 @@ export { csvCell };
 
 export const EXPORT_COLUMNS = ['poi_id', 'name', 'latitude', 'longitude', 'address', 'category', 'description', 'phone', 'website', 'image_url', 'tags'] as const;
 
-/**
- * Content-Disposition for a download named after its dataset: RFC 5987's filename* in UTF-8 for
- * browsers, and an ASCII filename for the rest (the name's ASCII letters, else the dataset id).
- */
-export function contentDisposition(fileName: string, fallbackStem: string): string {
-  const clean = Array.from(fileName, (c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || '"\\/:*?<>|'.includes(c) ? '_' : c)).join('');
-  const ext = /(\.[a-z]+)+$/i.exec(clean)?.[0] ?? '';
-  const asciiStem = clean.slice(0, clean.length - ext.length).replace(/[^\x20-\x7e]/g, '').replace(/[\s_]+/g, '_').replace(/^_+|_+$/g, '');
-  const fallback = `${asciiStem || `dataset-${fallbackStem}`}${ext}`;
-  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
 export function csvHeader(): string {
   return `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`;
 }

@@ -7,8 +7,8 @@ import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
 import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/pois';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import type { Executor } from '../../db/client';
+import { arrayLiteral, escapeLike } from '../../db/sql';
 import { datasets, pois } from '../../db/schema/datasets';
-import { escapeLike } from '../users/users.repository';
 import { SEARCH_FOLD_VERSION, searchColumns, staleSearchRowsMayExist } from './search-columns';
 
 export type PoiRow = typeof pois.$inferSelect;
@@ -557,9 +557,6 @@ export async function listPoisAfter(ex: Executor, datasetId: string, afterId: st
     .orderBy(asc(pois.id))
     .limit(limit);
 }
-
-/** A PostgreSQL array literal of text items, quoted and escaped. */
-export const arrayLiteral = (items: string[]) => `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 type PoiColumns = ReturnType<typeof toPoiColumns>;
 

@@ -18,10 +18,11 @@ import { IMPORT_MAX_BYTES } from '@poi/shared/limits';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';
+import { attachment, downloadName } from '../../lib/http';
 import { datasetParamsSchema } from '@poi/shared/schemas/datasets';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { contentDisposition, csvHeader, csvRow, geoJsonFeature } from './export-format';
+import { csvHeader, csvRow, geoJsonFeature } from './export-format';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { toPoi } from './pois.mapper';
@@ -166,7 +167,7 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
       const type = csv ? 'text/csv; charset=utf-8' : 'application/geo+json; charset=utf-8';
       reply
         .header('Content-Type', gzip ? 'application/gzip' : type)
-        .header('Content-Disposition', contentDisposition(`${name}.${csv ? 'csv' : 'geojson'}${gzip ? '.gz' : ''}`, request.params.id))
+        .header('Content-Disposition', attachment(downloadName(name, csv ? 'csv' : 'geojson', ...(gzip ? ['gz'] : [])), { stem: `dataset-${request.params.id}` }))
         .header('Cache-Control', 'no-store');
       const stream = Readable.from(body());
       return reply.send(gzip ? stream.pipe(createGzip()) : stream);

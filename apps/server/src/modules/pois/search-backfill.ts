@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/client';
+import { arrayLiteral } from '../../db/sql';
 import { timeSlice } from '../../lib/time-slice';
 import { DATASET_SEARCH_VERSION, datasetSearchColumns } from '../datasets/datasets.repository';
-import { arrayLiteral } from './pois.repository';
 import { prepareSearchColumns, SEARCH_FOLD_VERSION, searchColumns, setStaleSearchRows } from './search-columns';
 
 /**

@@ -8,7 +8,7 @@ import {
   providersRevenueResponseSchema,
   yearMonthQuerySchema,
 } from '@poi/shared/schemas/revenue';
-import { attachment } from '../../lib/csv';
+import { attachment, downloadName } from '../../lib/http';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import type { AdminRevenueService } from './admin-revenue.service';
@@ -40,7 +40,7 @@ export const adminRevenueRoutes: FastifyPluginAsyncZod<{ adminRevenue: AdminReve
     async (request, reply) =>
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment(`platform-revenue-${request.query.year_month}.csv`, `プラットフォーム収益_${request.query.year_month}.csv`))
+        .header('Content-Disposition', attachment(downloadName(`プラットフォーム収益_${request.query.year_month}`, 'csv'), { ascii: downloadName(`platform-revenue-${request.query.year_month}`, 'csv') }))
         .send(adminRevenue.csv('platform', await adminRevenue.platform(request.query.year_month))),
   );
 
@@ -63,7 +63,7 @@ export const adminRevenueRoutes: FastifyPluginAsyncZod<{ adminRevenue: AdminReve
     async (request, reply) =>
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment(`provider-revenue-${request.query.year_month}.csv`, `提供者別収益_${request.query.year_month}.csv`))
+        .header('Content-Disposition', attachment(downloadName(`提供者別収益_${request.query.year_month}`, 'csv'), { ascii: downloadName(`provider-revenue-${request.query.year_month}`, 'csv') }))
         .send(adminRevenue.csv('providers', await adminRevenue.providers(request.query.year_month))),
   );
 

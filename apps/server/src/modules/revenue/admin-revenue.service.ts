@@ -14,7 +14,7 @@ import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
 import { auditLogs } from '../../db/schema/audit';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
-import { toAuditEntry } from '../users/admin-users.service';
+import { toAuditEntry } from '../audit/audit';
 import { previousYearMonth } from '../invoices/charges';
 import { commerceOf } from '../commerce/commerce';
 

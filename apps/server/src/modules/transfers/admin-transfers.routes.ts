@@ -4,7 +4,8 @@ import { confirmTransferBodySchema, confirmTransferResponseSchema, pendingTransf
 import { invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import type { FastifyRequest } from 'fastify';
 import { statementProposalsResponseSchema } from '@poi/shared/schemas/transfers';
-import { attachment, csvDocument } from '../../lib/csv';
+import { csvDocument } from '../../lib/csv';
+import { attachment } from '../../lib/http';
 import { AppError } from '../../lib/errors';
 import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';
 import { requireSignIn } from '../../plugins/auth';
@@ -62,7 +63,7 @@ export const adminTransferRoutes: FastifyPluginAsyncZod<{ transfersService: Tran
       const { transfers } = await transfersService.listPending({ limit: 1_000_000, offset: 0 });
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment('pending-transfers.csv', '入金待ち一覧.csv'))
+        .header('Content-Disposition', attachment('入金待ち一覧.csv', { ascii: 'pending-transfers.csv' }))
         .send(
           csvDocument(
             ['請求書番号', 'お客様', 'お客様(カナ)', 'お客様番号', '請求額(円)', '入金済(円)', '残額(円)', '支払期限', '超過日数', '状態'],

@@ -1,20 +1,15 @@
+import { formatYen } from '@poi/shared/format';
+import { detailsTable, mailHtml, paragraph, paragraphs, plainLink } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
 import type { InvoiceRow, PaymentRow } from '../invoices/invoices.mapper';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const yen = (n: number): string => `¥${n.toLocaleString('ja-JP')}`;
+/** Whole yen as mails write it: '¥12,345'. */
+const yen = (n: number): string => formatYen(n, 0);
 const dateLabel = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`;
 
-function render(subject: string, greeting: string, paragraphs: string[], rows: Array<[string, string]>, link: string): { subject: string; text: string; html: string } {
-  const text = [greeting, '', ...paragraphs, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', link, '', '— POI Cloud'].join('\n');
-  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;color:#111827">
-<p>${escapeHtml(greeting)}</p>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
-<table style="border-collapse:collapse">${rows.map(([k, v]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`).join('')}</table>
-<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
-<p>— POI Cloud</p>
-</body></html>`;
+function render(subject: string, greeting: string, texts: string[], rows: Array<[string, string]>, link: string): { subject: string; text: string; html: string } {
+  const text = [greeting, '', ...texts, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', link, '', '— POI Cloud'].join('\n');
+  const html = mailHtml([paragraph(greeting), paragraphs(texts).join('\n'), detailsTable(rows), plainLink(link), paragraph('— POI Cloud')]);
   return { subject, text, html };
 }
 

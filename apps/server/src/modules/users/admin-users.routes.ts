@@ -11,25 +11,11 @@ import {
   changeAccountTypeBodySchema,
   userIdParamsSchema,
 } from '@poi/shared/schemas/users';
-import { attachment } from '../../lib/csv';
+import { attachment } from '../../lib/http';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import type { AdminUsersService } from './admin-users.service';
-import { toAuditEntry } from './admin-users.service';
-import type { AdminUserRow } from './users.repository';
-import { toUser } from './users.mapper';
-
-export const toAdminUser = (row: AdminUserRow) => ({
-  ...toUser(row),
-  status: row.status,
-  status_reason: row.statusReason,
-  created_at: row.createdAt.toISOString(),
-  last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
-  corporate_account_id: row.corporateAccountId,
-  corporate_role: row.corporateRole,
-  payment_method: row.paymentMethod,
-});
 
 /** Admin calls on users and the audit log (spec 7 "Admin", issue 14); admin role only. */
 export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersService }> = async (app, { adminUsers }) => {
@@ -46,10 +32,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
         response: { 200: adminUserListResponseSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => {
-      const { rows, total } = await adminUsers.list(request.query);
-      return { success: true as const, data: { users: rows.map(toAdminUser), total } };
-    },
+    async (request) => ({ success: true as const, data: await adminUsers.list(request.query) }),
   );
 
   app.get(
@@ -66,7 +49,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
     async (request, reply) =>
       reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', attachment('users.csv', 'ユーザー一覧.csv'))
+        .header('Content-Disposition', attachment('ユーザー一覧.csv', { ascii: 'users.csv' }))
         .send(await adminUsers.csv(request.query)),
   );
 
@@ -80,10 +63,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
         response: { 200: adminUserDetailResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => {
-      const d = await adminUsers.detail(request.params.id);
-      return { success: true as const, data: { ...d, user: toAdminUser(d.user), audit: d.audit.map(toAuditEntry) } };
-    },
+    async (request) => ({ success: true as const, data: await adminUsers.detail(request.params.id) }),
   );
 
   app.post(
@@ -100,7 +80,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
     },
     async (request) => ({
       success: true as const,
-      data: { user: toAdminUser(await adminUsers.changeType(actorOf(request), request.params.id, request.body)) },
+      data: { user: await adminUsers.changeType(actorOf(request), request.params.id, request.body) },
     }),
   );
 
@@ -119,7 +99,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
     },
     async (request) => ({
       success: true as const,
-      data: { user: toAdminUser(await adminUsers.suspend(actorOf(request), request.params.id, request.body.reason)) },
+      data: { user: await adminUsers.suspend(actorOf(request), request.params.id, request.body.reason) },
     }),
   );
 
@@ -136,7 +116,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
     },
     async (request) => ({
       success: true as const,
-      data: { user: toAdminUser(await adminUsers.activate(actorOf(request), request.params.id, request.body.reason)) },
+      data: { user: await adminUsers.activate(actorOf(request), request.params.id, request.body.reason) },
     }),
   );
 
@@ -150,9 +130,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersServ
         response: { 200: auditLogListResponseSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => {
-      const { entries, total } = await adminUsers.auditLogs(request.query);
-      return { success: true as const, data: { entries: entries.map(toAuditEntry), total } };
-    },
+    async (request) => ({ success: true as const, data: await adminUsers.auditLogs(request.query) }),
   );
 };

@@ -11,14 +11,13 @@ import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { revokeUserSessions } from '../auth/auth.repository';
-import { writeAudit, type AuditActor } from '../audit/audit';
+import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import * as repo from './users.repository';
+import { toAdminUser } from './users.mapper';
 
 export const LAST_ADMIN_MESSAGE = '有効な管理者が他にいないため、この操作はできません';
 export const SELF_DEMOTE_MESSAGE = '自分自身の管理者権限は外せません';
 export const ALREADY_STATUS = { active: 'このユーザーはすでに有効です', suspended: 'このユーザーはすでに停止されています' } as const;
-
-export type AuditRow = typeof auditLogs.$inferSelect;
 
 /**
  * The admin side of users (issue 14): list with filters, CSV, detail, type and role changes,
@@ -55,7 +54,10 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
   const snapshot = (u: repo.AdminUserRow | repo.UserRow) => ({ account_type: u.accountType, role: u.role, status: u.status, status_reason: u.statusReason });
 
   return {
-    list: (filter: AdminUserListFilter) => repo.listAdminUsers(db, filter),
+    async list(filter: AdminUserListFilter) {
+      const { rows, total } = await repo.listAdminUsers(db, filter);
+      return { users: rows.map(toAdminUser), total };
+    },
 
     async csv(filter: Omit<AdminUserListFilter, 'limit' | 'offset'>): Promise<string> {
       const { rows } = await repo.listAdminUsers(db, filter);
@@ -77,7 +79,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
       );
     },
 
-    async detail(id: string): Promise<Omit<AdminUserDetail, 'user' | 'audit'> & { user: repo.AdminUserRow; audit: AuditRow[] }> {
+    async detail(id: string): Promise<AdminUserDetail> {
       const user = await mustFind(db, id);
       const yearMonth = yearMonthOf(now());
       const { start, end } = monthRange(yearMonth);
@@ -119,7 +121,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
       ]);
       const u = usage[0]!;
       return {
-        user,
+        user: toAdminUser(user),
         usage_this_month: { year_month: yearMonth, searches: Number(u.searches), free_searches: Number(u.free), amount: Number(u.amountSen) / 100 },
         api_keys: keys.map((k) => ({
           id: k.id,
@@ -131,7 +133,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
           revoked_at: k.revokedAt?.toISOString() ?? null,
         })),
         invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, due_date: i.dueDate })),
-        audit,
+        audit: audit.map(toAuditEntry),
       };
     },
 
@@ -157,7 +159,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
         return updated!;
       });
       changes?.changed('user', id);
-      return mustFind(db, row.id);
+      return toAdminUser(await mustFind(db, row.id));
     },
 
     async suspend(actor: AuditActor, id: string, reason: string) {
@@ -171,7 +173,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
         await writeAudit(tx, actor, { action: 'user.suspend', targetType: 'user', targetId: id, before: snapshot(before), after: { ...snapshot(updated!), reason } });
       });
       changes?.changed('user', id);
-      return mustFind(db, id);
+      return toAdminUser(await mustFind(db, id));
     },
 
     async activate(actor: AuditActor, id: string, reason: string) {
@@ -182,7 +184,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
         await writeAudit(tx, actor, { action: 'user.activate', targetType: 'user', targetId: id, before: snapshot(before), after: { ...snapshot(updated!), reason } });
       });
       changes?.changed('user', id);
-      return mustFind(db, id);
+      return toAdminUser(await mustFind(db, id));
     },
 
     async auditLogs(q: AuditLogFilter) {
@@ -200,22 +202,8 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
         db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset),
         db.select({ total: sql<number>`count(*)::int` }).from(auditLogs).where(where),
       ]);
-      return { entries, total: count[0]?.total ?? 0 };
+      return { entries: entries.map(toAuditEntry), total: count[0]?.total ?? 0 };
     },
   };
 }
 export type AdminUsersService = ReturnType<typeof createAdminUsersService>;
-
-export const toAuditEntry = (r: AuditRow) => ({
-  id: r.id,
-  occurred_at: r.occurredAt.toISOString(),
-  actor_id: r.actorId,
-  actor_email: r.actorEmail,
-  action: r.action,
-  target_type: r.targetType,
-  target_id: r.targetId,
-  before: r.before ?? null,
-  after: r.after ?? null,
-  ip: r.ip,
-  request_id: r.requestId,
-});

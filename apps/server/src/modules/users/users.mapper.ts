@@ -1,5 +1,5 @@
-import type { User } from '@poi/shared/schemas/users';
-import type { UserRow } from './users.repository';
+import type { AdminUser, User } from '@poi/shared/schemas/users';
+import type { AdminUserRow, UserRow } from './users.repository';
 
 /** The spec's User entity, fields picked explicitly. */
 export const toUser = (row: UserRow): User => ({
@@ -8,4 +8,16 @@ export const toUser = (row: UserRow): User => ({
   display_name: row.displayName,
   role: row.role,
   account_type: row.accountType,
+});
+
+/** A user as the admin screens see it: the User entity plus status, dates and billing links. */
+export const toAdminUser = (row: AdminUserRow): AdminUser => ({
+  ...toUser(row),
+  status: row.status,
+  status_reason: row.statusReason,
+  created_at: row.createdAt.toISOString(),
+  last_login_at: row.lastLoginAt ? row.lastLoginAt.toISOString() : null,
+  corporate_account_id: row.corporateAccountId,
+  corporate_role: row.corporateRole,
+  payment_method: row.paymentMethod,
 });

@@ -4,17 +4,13 @@ import type { AdminUserListFilter } from '@poi/shared/schemas/users';
 import type { AccountType } from '@poi/shared/roles';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
+import { escapeLike } from '../../db/sql';
 import { users } from '../../db/schema/users';
 
 export type UserRow = typeof users.$inferSelect;
 
 export async function findUserById(ex: Executor, id: string): Promise<UserRow | undefined> {
   const rows = await ex.select().from(users).where(eq(users.id, id)).limit(1);
-  return rows[0];
-}
-
-export async function findUserByEmail(ex: Executor, email: string): Promise<UserRow | undefined> {
-  const rows = await ex.select().from(users).where(eq(users.email, email)).limit(1);
   return rows[0];
 }
 
@@ -120,8 +116,6 @@ export async function updateStatusWithReason(ex: Executor, id: string, status: '
   const rows = await ex.update(users).set({ status, statusReason: reason, updatedAt: new Date() }).where(eq(users.id, id)).returning();
   return rows[0];
 }
-
-export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function updateTypeAndRole(ex: Executor, id: string, accountType: AccountType, role: 'user' | 'admin'): Promise<UserRow | undefined> {
   const rows = await ex.update(users).set({ accountType, role, updatedAt: new Date() }).where(eq(users.id, id)).returning();
