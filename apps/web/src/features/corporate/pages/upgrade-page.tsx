@@ -1,17 +1,17 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDate, formatNumber, formatYen } from '@poi/shared/format';
-import { corporateApplicationBodySchema, type CorporateApplication, type CorporateApplicationBody, type Plan, type UpgradeView } from '@poi/shared/schemas/corporate';
+import type { CorporateApplication, Plan, UpgradeView } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
-import { FormField, inputClass } from '../../../components/ui/form-field';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { startCheckout, useApplyCorporate, useUpgradeView } from '../api/corporate-api';
+import { CorporateApplicationForm } from '../components/corporate-application-form';
+import { useUpgradeSteps } from './use-upgrade-steps';
 
 const PLAN_NAMES: Record<Plan['account_type'], string> = { trial: 'トライアル', individual: '個人', corporate: '法人' };
-type Step = 'plans' | 'individual' | 'corporate-form' | 'corporate-confirm';
 
 /** A step's heading takes the focus, so keyboard and screen-reader users land on the new step. */
 function StepHeading({ children }: { children: ReactNode }) {
@@ -89,29 +89,6 @@ function ApplicationStatus({ app }: { app: CorporateApplication }) {
   );
 }
 
-const EMPTY_FORM = {
-  company_name: '',
-  company_name_kana: '',
-  department: '',
-  postal_code: '',
-  address: '',
-  phone: '',
-  billing_contact_name: '',
-  billing_emails: [''],
-  corporate_number: '',
-  registration_number: '',
-  payment_method: 'bank_transfer' as 'card' | 'bank_transfer',
-};
-type FormState = typeof EMPTY_FORM;
-
-const toBody = (f: FormState) => ({
-  ...f,
-  department: f.department.trim() || null,
-  corporate_number: f.corporate_number.trim() || null,
-  registration_number: f.registration_number.trim() || null,
-  billing_emails: f.billing_emails.map((m) => m.trim()).filter(Boolean),
-});
-
 function Agreement({ checked, onChange }: { checked: boolean; onChange: (v: boolean) => void }) {
   return (
     <label className="flex items-start gap-2 text-sm text-gray-900">
@@ -132,20 +109,13 @@ const Term = ({ label, children }: { label: string; children: ReactNode }) => (
 /** /upgrade: plans from the current pricing, the final confirmation (特商法 12条の6), card or application. */
 export function UpgradePage() {
   const view = useUpgradeView();
-  const [step, setStep] = useState<Step>('plans');
-  const [agreed, setAgreed] = useState(false);
-  const [starting, setStarting] = useState(false);
-  const [form, setForm] = useState<FormState>(EMPTY_FORM);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const steps = useUpgradeSteps();
+  const { step, agreed, starting, go, application } = steps;
   const apply = useApplyCorporate();
-  const go = (s: Step) => {
-    setAgreed(false);
-    setStep(s);
-  };
   const checkout = (purpose: 'upgrade_individual' | 'corporate') => {
-    setStarting(true);
+    steps.checkoutStarted();
     return startCheckout(purpose).catch((err: unknown) => {
-      setStarting(false);
+      steps.checkoutFailed();
       toast.error(getErrorMessage(err, 'カード登録を開始できませんでした'));
     });
   };
@@ -181,7 +151,7 @@ export function UpgradePage() {
           </Link>
         </p>
         {!v.card_payments_available ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">現在カード決済をご利用いただけないため、お申し込みできません。</p> : null}
-        <Agreement checked={agreed} onChange={setAgreed} />
+        <Agreement checked={agreed} onChange={steps.agree} />
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" onClick={() => go('plans')}>
             戻る
@@ -193,75 +163,17 @@ export function UpgradePage() {
       </section>
     );
   } else if (step === 'corporate-form') {
-    const text = (key: Exclude<keyof FormState, 'billing_emails' | 'payment_method'>, label: string, required = false, hint?: string) => (
-      <FormField id={`corp-${key}`} label={label} required={required} error={errors[key]} hint={hint}>
-        <input
-          id={`corp-${key}`}
-          className={inputClass}
-          value={form[key]}
-          onChange={(e) => setForm({ ...form, [key]: e.target.value })}
-          aria-invalid={errors[key] ? true : undefined}
-          aria-describedby={errors[key] ? `corp-${key}-error` : hint ? `corp-${key}-hint` : undefined}
-        />
-      </FormField>
-    );
-    const next = (e: FormEvent) => {
-      e.preventDefault();
-      const parsed = corporateApplicationBodySchema.safeParse(toBody(form));
-      if (!parsed.success) {
-        setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-        return;
-      }
-      setErrors({});
-      go('corporate-confirm');
-    };
     content = (
-      <form onSubmit={next} noValidate className="space-y-4 rounded-lg border border-gray-200 bg-white p-4">
-        <StepHeading>法人プランのお申し込み</StepHeading>
-        <div className="grid gap-4 md:grid-cols-2">
-          {text('company_name', '会社名', true)}
-          {text('company_name_kana', '会社名(カナ)', true)}
-          {text('department', '部署名')}
-          {text('postal_code', '郵便番号', true, '例: 100-0005')}
-          {text('address', '住所', true)}
-          {text('phone', '電話番号', true)}
-          {text('billing_contact_name', '請求担当者名', true)}
-          {text('corporate_number', '法人番号', false, '13桁(任意)')}
-          {text('registration_number', '適格請求書発行事業者登録番号', false, 'T + 13桁(任意)')}
-        </div>
-        <FormField id="corp-billing-email" label="請求書送付先メールアドレス" required error={errors.billing_emails}>
-          <input
-            id="corp-billing-email"
-            type="email"
-            className={inputClass}
-            value={form.billing_emails[0]}
-            onChange={(e) => setForm({ ...form, billing_emails: [e.target.value] })}
-            aria-invalid={errors.billing_emails ? true : undefined}
-          />
-        </FormField>
-        <fieldset>
-          <legend className="text-sm font-medium text-gray-800">お支払い方法</legend>
-          <div className="mt-1 flex flex-col gap-2 text-sm sm:flex-row sm:gap-6">
-            <label className="flex items-center gap-2">
-              <input type="radio" name="payment_method" checked={form.payment_method === 'card'} onChange={() => setForm({ ...form, payment_method: 'card' })} disabled={!v.card_payments_available} />
-              クレジットカード
-            </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" name="payment_method" checked={form.payment_method === 'bank_transfer'} onChange={() => setForm({ ...form, payment_method: 'bank_transfer' })} />
-              請求書払い(銀行振込)
-            </label>
-          </div>
-        </fieldset>
-        <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => go('plans')}>
-            戻る
-          </Button>
-          <Button type="submit">確認へ進む</Button>
-        </div>
-      </form>
+      <CorporateApplicationForm
+        values={steps.values}
+        cardPaymentsAvailable={v.card_payments_available}
+        heading={<StepHeading>法人プランのお申し込み</StepHeading>}
+        onNext={steps.confirm}
+        onBack={(values) => go('plans', values)}
+      />
     );
-  } else if (step === 'corporate-confirm') {
-    const body = toBody(form) as CorporateApplicationBody;
+  } else if (step === 'corporate-confirm' && application) {
+    const body = application;
     const submit = () =>
       apply.mutate(body, {
         onSuccess: async (app) => {
@@ -271,7 +183,7 @@ export function UpgradePage() {
             go('plans');
           }
         },
-        onError: (err) => setErrors({ form: getErrorMessage(err, 'お申し込みに失敗しました') }),
+        onError: (err) => steps.refused(getErrorMessage(err, 'お申し込みに失敗しました')),
       });
     const p = plan('corporate');
     content = (
@@ -304,10 +216,10 @@ export function UpgradePage() {
             特定商取引法に基づく表記
           </Link>
         </p>
-        <Agreement checked={agreed} onChange={setAgreed} />
-        {errors.form ? (
+        <Agreement checked={agreed} onChange={steps.agree} />
+        {steps.error ? (
           <p role="alert" className="text-sm text-red-700">
-            {errors.form}
+            {steps.error}
           </p>
         ) : null}
         <div className="flex flex-wrap gap-2">
