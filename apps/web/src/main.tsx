@@ -32,7 +32,7 @@ if (window.localStorage.getItem(STORAGE_TOKEN_KEY)) {
 // After that, a cleared session (logout, any 401) re-renders the guards, which go to login.
 // The first render runs as a transition: React renders it in slices and yields to the browser in
 // between, instead of one long task that keeps the phone's main thread busy (Lighthouse's TBT).
-void initAuth().then(() => {
+void initAuth(() => import('./app/session').then((m) => m.sessionApi)).then(() => {
   const root = createRoot(document.getElementById('root')!);
   startTransition(() => {
     root.render(

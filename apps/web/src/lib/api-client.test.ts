@@ -1,16 +1,17 @@
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiClient, flushFrontendLogs, getErrorMessage, LOG_ENDPOINT, onUnauthorized } from './api-client';
+import { apiClient, createApiClient, flushFrontendLogs, getErrorMessage, LOG_ENDPOINT } from './api-client';
 
 type Seen = { url?: string; auth?: string; data?: unknown; timeout?: number; at: number };
 let seen: Seen[];
 let answer: (config: InternalAxiosRequestConfig) => { status: number; data: unknown };
 const original = apiClient.defaults.adapter;
+let adapter: AxiosAdapter;
 
 beforeEach(() => {
   seen = [];
   answer = () => ({ status: 200, data: { success: true } });
-  const adapter: AxiosAdapter = async (config) => {
+  adapter = async (config) => {
     seen.push({ url: config.url, auth: config.headers.get('Authorization') as string | undefined, data: config.data, timeout: config.timeout, at: Date.now() });
     const { status, data } = answer(config);
     const response = { status, data, statusText: String(status), headers: {}, config, request: {} };
@@ -38,9 +39,10 @@ describe('apiClient', () => {
     window.localStorage.setItem('auth_token', 'tok');
     window.localStorage.setItem('user', '{}');
     const handler = vi.fn();
-    onUnauthorized(handler);
+    const client = createApiClient({ onUnauthorized: handler });
+    client.defaults.adapter = adapter;
     answer = (c) => (c.url === LOG_ENDPOINT ? { status: 200, data: {} } : { status: 401, data: { success: false, error: { code: 'UNAUTHORIZED', message: 'ログインが必要です' } } });
-    await expect(apiClient.get('/console/v1/user')).rejects.toBeTruthy();
+    await expect(client.get('/console/v1/user')).rejects.toBeTruthy();
     expect(window.localStorage.getItem('auth_token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(handler).toHaveBeenCalledOnce();

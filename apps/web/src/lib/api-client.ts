@@ -1,45 +1,54 @@
-import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { API_TIMEOUT_MS, LOG_TIMEOUT_MS, STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { ApiError } from '@poi/shared/schemas/common';
 import { redactSecrets, type FrontendLogBody } from '@poi/shared/schemas/logs';
 import { authStore } from './auth-store';
 
-/** The one HTTP client of the console (CONVENTIONS.md): base URL, timeout, Bearer, 401 rule, error log. */
-export const apiClient = axios.create({
-  baseURL: import.meta.env.VITE_API_BASE_URL ?? '',
-  timeout: API_TIMEOUT_MS,
-  headers: { 'Content-Type': 'application/json' },
-});
-
 export const LOG_ENDPOINT = '/console/v1/logs/frontend';
 
-// On any 401 the auth store clears the session and the guards go to the login page.
-let unauthorizedHandler: () => void = () => authStore.clear();
-/** Replaces what a 401 does (tests). */
-export function onUnauthorized(handler: () => void): void {
-  unauthorizedHandler = handler;
+export interface ApiClientOptions {
+  /** What a 401 does once the stored token and user are removed (the app clears its session). */
+  onUnauthorized: () => void;
 }
 
-apiClient.interceptors.request.use((config: InternalAxiosRequestConfig) => {
-  const token = window.localStorage.getItem(STORAGE_TOKEN_KEY);
-  if (token) config.headers.set('Authorization', `Bearer ${token}`);
-  return config;
-});
+/** The console's HTTP client (CONVENTIONS.md): base URL, timeout, Bearer, 401 rule, error log. */
+export function createApiClient({ onUnauthorized }: ApiClientOptions): AxiosInstance {
+  const client = axios.create({
+    baseURL: import.meta.env.VITE_API_BASE_URL ?? '',
+    timeout: API_TIMEOUT_MS,
+    headers: { 'Content-Type': 'application/json' },
+  });
 
-apiClient.interceptors.response.use(
-  (response) => response,
-  (error: unknown) => {
-    if (axios.isAxiosError(error)) {
-      if (!isLogRequest(error.config)) enqueueFrontendLog(buildLog(error));
-      if (error.response?.status === 401) {
-        window.localStorage.removeItem(STORAGE_TOKEN_KEY);
-        window.localStorage.removeItem(STORAGE_USER_KEY);
-        unauthorizedHandler();
+  client.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+    const token = window.localStorage.getItem(STORAGE_TOKEN_KEY);
+    if (token) config.headers.set('Authorization', `Bearer ${token}`);
+    return config;
+  });
+
+  client.interceptors.response.use(
+    (response) => response,
+    (error: unknown) => {
+      if (axios.isAxiosError(error)) {
+        if (!isLogRequest(error.config)) enqueueFrontendLog(buildLog(error));
+        if (error.response?.status === 401) {
+          window.localStorage.removeItem(STORAGE_TOKEN_KEY);
+          window.localStorage.removeItem(STORAGE_USER_KEY);
+          onUnauthorized();
+        }
       }
-    }
-    return Promise.reject(error);
-  },
-);
+      return Promise.reject(error);
+    },
+  );
+  return client;
+}
+
+// The one instance. On any 401 the auth store clears the session and the guards go to the login page.
+export const apiClient = createApiClient({ onUnauthorized: () => authStore.clear() });
+
+/** A GET whose answer is read through the shared response schema; the envelope's `data` is returned. */
+export async function getParsed<T>(url: string, schema: { parse(value: unknown): { data: T } }, params?: AxiosRequestConfig['params']): Promise<T> {
+  return schema.parse((await apiClient.get(url, params === undefined ? undefined : { params })).data).data;
+}
 
 const isLogRequest = (config: AxiosRequestConfig | undefined) => !!config?.url && config.url.includes(LOG_ENDPOINT);
 

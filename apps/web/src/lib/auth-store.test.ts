@@ -1,14 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { userResponseSchema, userSchema } from '@poi/shared/schemas/users';
+import type { SessionApi } from './auth-store';
 
 const user = { id: 'u1', email: 'a@example.com', display_name: '山田', role: 'user', account_type: 'trial' };
 
 const get = vi.fn();
-vi.mock('./api-client', () => ({
-  apiClient: { get: (...args: unknown[]) => get(...args) },
-  onUnauthorized: vi.fn(),
-  statusOf: (e: { response?: { status: number } }) => e?.response?.status,
-  isNetworkOrTimeout: (e: { response?: unknown; code?: string }) => !!e && !e.response,
-}));
+// The server side the app passes in (app/session.ts), over a stubbed HTTP GET.
+const session: SessionApi = {
+  parseUser: (value) => {
+    const parsed = userSchema.safeParse(value);
+    return parsed.success ? parsed.data : null;
+  },
+  fetchCurrentUser: async () => userResponseSchema.parse((await get('/console/v1/user')).data).user,
+};
+const loadSession = async () => session;
 
 async function freshStore() {
   vi.resetModules();
@@ -25,7 +30,7 @@ afterEach(() => {
 describe('start-up rules (spec 4)', () => {
   it('without a token: signed out, nothing fetched', async () => {
     const { initAuth, authStore } = await freshStore();
-    await initAuth();
+    await initAuth(loadSession);
     expect(authStore.getState()).toMatchObject({ token: null, user: null, initialised: true });
     expect(get).not.toHaveBeenCalled();
   });
@@ -35,7 +40,7 @@ describe('start-up rules (spec 4)', () => {
     window.localStorage.setItem('user', JSON.stringify(user));
     get.mockReturnValue(new Promise(() => {}));
     const { initAuth, authStore, isAuthenticated } = await freshStore();
-    await initAuth();
+    await initAuth(loadSession);
     expect(isAuthenticated(authStore.getState())).toBe(true);
     expect(authStore.getState().user?.email).toBe('a@example.com');
     expect(window.localStorage.getItem('user')).toBeNull();
@@ -45,7 +50,7 @@ describe('start-up rules (spec 4)', () => {
     window.localStorage.setItem('auth_token', 't');
     get.mockResolvedValue({ data: { success: true, user } });
     const { initAuth, authStore, isAuthenticated } = await freshStore();
-    await initAuth();
+    await initAuth(loadSession);
     expect(get).toHaveBeenCalledWith('/console/v1/user');
     expect(isAuthenticated(authStore.getState())).toBe(true);
   });
@@ -59,7 +64,7 @@ describe('start-up rules (spec 4)', () => {
     window.localStorage.setItem('auth_token', 't');
     get.mockRejectedValue(error);
     const { initAuth, authStore } = await freshStore();
-    await initAuth();
+    await initAuth(loadSession);
     expect(authStore.getState().token).toBe('t');
     expect(window.localStorage.getItem('auth_token')).toBe('t');
   });

@@ -45,31 +45,35 @@ export const authStore = {
 
 export const isAuthenticated = (s: AuthState): boolean => !!s.token && !!s.user;
 
-// The HTTP client and the schemas are loaded only for a stored session: a guest's first page
-// (the sign-in page) does not wait for them. api-client clears this store on any 401.
-const loadSessionModules = () => Promise.all([import('./api-client'), import('@poi/shared/schemas/users')]);
-type SessionModules = Awaited<ReturnType<typeof loadSessionModules>>;
+/**
+ * What the start-up rules need from the server side, passed in by the app: the auth store stays
+ * free of the HTTP client (which imports this store for its 401 rule), and the app loads these
+ * only for a stored session, so a guest's first page (the sign-in page) does not wait for them.
+ */
+export interface SessionApi {
+  /** The stored user if it still matches the shared schema, else null. */
+  parseUser(value: unknown): User | null;
+  /** The current user from the server; rejects on any error (a 401 already cleared the session). */
+  fetchCurrentUser(): Promise<User>;
+}
 
-function readStoredUser([, { userSchema }]: SessionModules): User | null {
+function readStoredUser(session: SessionApi): User | null {
   const raw = window.localStorage.getItem(STORAGE_USER_KEY);
   if (!raw) return null;
   try {
-    const parsed = userSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return session.parseUser(JSON.parse(raw));
   } catch {
     return null;
   }
 }
 
-async function fetchCurrentUser([{ apiClient, isNetworkOrTimeout, statusOf }, { userResponseSchema }]: SessionModules): Promise<void> {
+async function refreshUser(session: SessionApi): Promise<void> {
   try {
-    const res = await apiClient.get('/console/v1/user');
-    const user = userResponseSchema.parse(res.data).user;
+    const user = await session.fetchCurrentUser();
     if (state.token) authStore.setUser(user);
-  } catch (error) {
+  } catch {
     // 401 was already handled by the client (session cleared). 429, network errors, timeouts
     // and other API errors keep the session (spec 4).
-    if (statusOf(error) === 401 || isNetworkOrTimeout(error)) return;
   }
 }
 
@@ -79,23 +83,23 @@ async function fetchCurrentUser([{ apiClient, isNetworkOrTimeout, statusOf }, { 
  * background, which also finds out whether the server still knows the session. A token without
  * user data: the user is fetched before the first navigation.
  */
-export async function initAuth(): Promise<void> {
+export async function initAuth(loadSession: () => Promise<SessionApi>): Promise<void> {
   const token = window.localStorage.getItem(STORAGE_TOKEN_KEY);
   if (!token) {
     window.localStorage.removeItem(STORAGE_USER_KEY);
     setState({ token: null, user: null, initialised: true });
     return;
   }
-  const modules = await loadSessionModules();
-  const stored = readStoredUser(modules);
+  const session = await loadSession();
+  const stored = readStoredUser(session);
   window.localStorage.removeItem(STORAGE_USER_KEY);
   if (stored) {
     setState({ token, user: stored, initialised: true });
-    void fetchCurrentUser(modules);
+    void refreshUser(session);
     return;
   }
   setState({ token, user: null });
-  await fetchCurrentUser(modules);
+  await refreshUser(session);
   setState({ initialised: true });
 }
 

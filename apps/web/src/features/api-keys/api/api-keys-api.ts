@@ -7,7 +7,7 @@ import {
   type ApiKeySecretResponse,
   type CreateApiKeyBody,
 } from '@poi/shared/schemas/api-keys';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 import { usageKeys } from '../../../lib/query-keys';
 
 export const apiKeyKeys = {
@@ -16,8 +16,7 @@ export const apiKeyKeys = {
 };
 
 export async function getApiKeys() {
-  const res = await apiClient.get('/console/v1/api-keys');
-  return apiKeyListResponseSchema.parse(res.data).data;
+  return getParsed('/console/v1/api-keys', apiKeyListResponseSchema);
 }
 
 export const apiKeysQuery = () => queryOptions({ queryKey: apiKeyKeys.list(), queryFn: getApiKeys });

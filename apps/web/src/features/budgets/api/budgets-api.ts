@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { budgetResponseSchema, type Budget } from '@poi/shared/schemas/budgets';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 
 export const budgetKeys = {
   all: ['budgets'] as const,
@@ -8,7 +8,7 @@ export const budgetKeys = {
 };
 
 export async function getBudget(): Promise<Budget> {
-  return budgetResponseSchema.parse((await apiClient.get('/console/v1/billing/budget')).data).data;
+  return getParsed('/console/v1/billing/budget', budgetResponseSchema);
 }
 
 export const useBudget = () => useQuery(queryOptions({ queryKey: budgetKeys.current(), queryFn: getBudget }));

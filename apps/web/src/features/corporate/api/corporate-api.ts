@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { checkoutResponseSchema, type CheckoutPurpose } from '@poi/shared/schemas/payments';
 import { corporateApplicationResponseSchema, upgradeViewResponseSchema, type CorporateApplicationBody, type UpgradeView } from '@poi/shared/schemas/corporate';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 
 export const corporateKeys = { all: ['corporate'] as const, view: () => [...corporateKeys.all, 'view'] as const };
 
 export async function getUpgradeView(): Promise<UpgradeView> {
-  return upgradeViewResponseSchema.parse((await apiClient.get('/console/v1/upgrade')).data).data;
+  return getParsed('/console/v1/upgrade', upgradeViewResponseSchema);
 }
 export const useUpgradeView = () => useQuery(queryOptions({ queryKey: corporateKeys.view(), queryFn: getUpgradeView }));
 

@@ -12,7 +12,7 @@ import {
   type PriceChangeBody,
 } from '@poi/shared/schemas/datasets';
 import { adminUserListResponseSchema, type AdminUser } from '@poi/shared/schemas/users';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 import { datasetKeys, type DatasetListFilters } from './keys';
 
 export async function getDatasets(filters: DatasetListFilters, signal?: AbortSignal): Promise<{ datasets: Dataset[]; total: number }> {
@@ -38,8 +38,7 @@ export const useDatasets = (filters: DatasetListFilters, options: { keepPrevious
   useQuery({ ...datasetsQuery(filters), placeholderData: options.keepPrevious ? keepPreviousData : undefined, enabled: options.enabled });
 
 export async function getDataset(id: string): Promise<DatasetDetail> {
-  const res = await apiClient.get(`/console/v1/datasets/${encodeURIComponent(id)}`);
-  return datasetDetailResponseSchema.parse(res.data).data;
+  return getParsed(`/console/v1/datasets/${encodeURIComponent(id)}`, datasetDetailResponseSchema);
 }
 
 export const datasetQuery = (id: string) => queryOptions({ queryKey: datasetKeys.detail(id), queryFn: () => getDataset(id) });

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { billingAccountViewResponseSchema, currentChargesResponseSchema, invoiceDetailResponseSchema, invoiceListResponseSchema, type BillingAccountView, type CurrentCharges, type InvoiceDetail, type InvoiceList } from '@poi/shared/schemas/invoices';
-import { apiClient } from '../../../lib/api-client';
+import { getParsed } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
 
 export const BILLING_FETCH_FAILED = '請求情報の取得に失敗しました';
@@ -26,17 +26,17 @@ export const invoiceKeys = {
 const filterParams = (f: InvoiceFilters) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== ''));
 
 export async function getBillingAccount(): Promise<BillingAccountView> {
-  return billingAccountViewResponseSchema.parse((await apiClient.get('/console/v1/billing/account')).data).data;
+  return getParsed('/console/v1/billing/account', billingAccountViewResponseSchema);
 }
 export async function getCurrentCharges(): Promise<CurrentCharges> {
-  return currentChargesResponseSchema.parse((await apiClient.get('/console/v1/billing/current')).data).data;
+  return getParsed('/console/v1/billing/current', currentChargesResponseSchema);
 }
 export async function getInvoices(filters: InvoiceFilters, page: number): Promise<InvoiceList> {
   const params = { ...filterParams(filters), limit: INVOICE_PAGE_SIZE, offset: (page - 1) * INVOICE_PAGE_SIZE };
-  return invoiceListResponseSchema.parse((await apiClient.get('/console/v1/billing/invoices', { params })).data).data;
+  return getParsed('/console/v1/billing/invoices', invoiceListResponseSchema, params);
 }
 export async function getInvoice(id: string): Promise<InvoiceDetail> {
-  return invoiceDetailResponseSchema.parse((await apiClient.get(`/console/v1/billing/invoices/${encodeURIComponent(id)}`)).data).data;
+  return getParsed(`/console/v1/billing/invoices/${encodeURIComponent(id)}`, invoiceDetailResponseSchema);
 }
 
 export const useBillingAccount = () => useQuery(queryOptions({ queryKey: invoiceKeys.account(), queryFn: getBillingAccount }));

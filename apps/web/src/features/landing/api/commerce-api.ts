@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { commerceResponseSchema, type Commerce } from '@poi/shared/schemas/commerce';
-import { apiClient } from '../../../lib/api-client';
+import { getParsed } from '../../../lib/api-client';
 
 export const commerceKeys = { all: ['commerce'] as const };
 
 export async function getCommerce(): Promise<Commerce> {
-  return commerceResponseSchema.parse((await apiClient.get('/console/v1/commerce')).data).data;
+  return getParsed('/console/v1/commerce', commerceResponseSchema);
 }
 
 export const useCommerce = () => useQuery(queryOptions({ queryKey: commerceKeys.all, queryFn: getCommerce, staleTime: 5 * 60_000 }));

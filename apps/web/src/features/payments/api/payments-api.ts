@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { billingAccountViewResponseSchema, type BillingAccountView, type BillingDetailsBody } from '@poi/shared/schemas/invoices';
 import { checkoutResponseSchema, completeResponseSchema, type CheckoutPurpose, type CompleteResult } from '@poi/shared/schemas/payments';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 
 export const paymentKeys = {
   all: ['payments'] as const,
@@ -10,7 +10,7 @@ export const paymentKeys = {
 };
 
 export async function getAccount(): Promise<BillingAccountView> {
-  return billingAccountViewResponseSchema.parse((await apiClient.get('/console/v1/billing/account')).data).data;
+  return getParsed('/console/v1/billing/account', billingAccountViewResponseSchema);
 }
 
 export const useAccount = () => useQuery(queryOptions({ queryKey: paymentKeys.account(), queryFn: getAccount }));

@@ -11,7 +11,7 @@ import {
   type PoiSearchResponse,
   type RegisterPoiBody,
 } from '@poi/shared/schemas/pois';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 import { fileNameOf } from '../../../lib/download';
 import { poiKeys, type PoiListFilters } from './keys';
 
@@ -35,8 +35,7 @@ export const poiListQuery = (filters: PoiListFilters) =>
 export const usePoiList = (filters: PoiListFilters, enabled = true) => useQuery({ ...poiListQuery(filters), enabled });
 
 export async function getPoi(poiId: string, datasetId: string): Promise<Poi> {
-  const res = await apiClient.get(`/console/v1/poi/${encodeURIComponent(poiId)}`, { params: { dataset_id: datasetId, poi_id: poiId } });
-  return poiResponseSchema.parse(res.data).data.poi;
+  return (await getParsed(`/console/v1/poi/${encodeURIComponent(poiId)}`, poiResponseSchema, { dataset_id: datasetId, poi_id: poiId })).poi;
 }
 
 export const usePoi = (poiId: string | null, datasetId: string) =>

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { datasetRevenueResponseSchema, revenueReportResponseSchema, type DatasetRevenue, type RevenueReport } from '@poi/shared/schemas/usage';
-import { apiClient } from '../../../lib/api-client';
+import { getParsed } from '../../../lib/api-client';
 
 export const revenueKeys = {
   all: ['revenue'] as const,
@@ -9,13 +9,11 @@ export const revenueKeys = {
 };
 
 export async function getMonthlyRevenue(yearMonth: string): Promise<RevenueReport> {
-  const res = await apiClient.get('/console/v1/datasets/revenue/monthly', { params: { year_month: yearMonth } });
-  return revenueReportResponseSchema.parse(res.data).data;
+  return getParsed('/console/v1/datasets/revenue/monthly', revenueReportResponseSchema, { year_month: yearMonth });
 }
 
 export async function getDatasetRevenue(id: string, yearMonth: string): Promise<DatasetRevenue> {
-  const res = await apiClient.get(`/console/v1/datasets/revenue/dataset/${encodeURIComponent(id)}`, { params: { year_month: yearMonth } });
-  return datasetRevenueResponseSchema.parse(res.data).data;
+  return getParsed(`/console/v1/datasets/revenue/dataset/${encodeURIComponent(id)}`, datasetRevenueResponseSchema, { year_month: yearMonth });
 }
 
 export const useMonthlyRevenue = (yearMonth: string) =>

@@ -1,13 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { usageSummaryResponseSchema, type UsageSummary } from '@poi/shared/schemas/usage';
-import { apiClient } from '../../../lib/api-client';
+import { getParsed } from '../../../lib/api-client';
 import { usageKeys } from '../../../lib/query-keys';
 
 export const USAGE_FETCH_FAILED = '使用量の取得に失敗しました';
 
 export async function getUsageSummary(yearMonth: string): Promise<UsageSummary> {
-  const res = await apiClient.get('/console/v1/usage/summary', { params: { year_month: yearMonth } });
-  return usageSummaryResponseSchema.parse(res.data).data;
+  return getParsed('/console/v1/usage/summary', usageSummaryResponseSchema, { year_month: yearMonth });
 }
 
 /** While /usage is open (and the tab visible) it refreshes this often. */
