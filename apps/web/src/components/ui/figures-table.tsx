@@ -1,4 +1,5 @@
 import { formatNumber, formatYen } from '@poi/shared/format';
+import { DataTable } from './data-table';
 
 export interface FiguresRow {
   id: string;
@@ -15,33 +16,29 @@ export function FiguresTable({ caption, nameHeader, yenHeader, rows }: { caption
   return (
     <section className="rounded-lg border border-gray-200 bg-white">
       <h2 className="border-b border-gray-200 px-4 py-3 font-semibold text-gray-900">{caption}</h2>
-      {rows.length ? (
-        <div tabIndex={0} className="overflow-x-auto">
-          <table className="min-w-full text-sm">
-            <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-              <tr>
-                <th scope="col" className="px-4 py-2">{nameHeader}</th>
-                <th scope="col" className="px-4 py-2 text-right">検索回数</th>
-                <th scope="col" className="px-4 py-2 text-right">{yenHeader}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td className="px-4 py-2">
-                    <span className="break-words">{r.name}</span>
-                    {r.sub ? <span className="ml-2 font-mono text-xs text-gray-700">{r.sub}</span> : null}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{formatNumber(r.searches)}</td>
-                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums">{formatYen(r.yen)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="px-4 py-6 text-sm text-gray-700">この月の検索はありません。</p>
-      )}
+      <DataTable<FiguresRow>
+        rows={rows}
+        rowKey={(r) => r.id}
+        empty={<p className="px-4 py-6 text-sm text-gray-700">この月の検索はありません。</p>}
+        className="overflow-x-auto"
+        headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
+        columns={[
+          {
+            header: nameHeader,
+            key: 'name',
+            headerClassName: 'px-4 py-2',
+            className: 'px-4 py-2',
+            cell: (r) => (
+              <>
+                <span className="break-words">{r.name}</span>
+                {r.sub ? <span className="ml-2 font-mono text-xs text-gray-700">{r.sub}</span> : null}
+              </>
+            ),
+          },
+          { header: '検索回数', headerClassName: 'px-4 py-2 text-right', className: 'whitespace-nowrap px-4 py-2 text-right tabular-nums', cell: (r) => formatNumber(r.searches) },
+          { header: yenHeader, key: 'yen', headerClassName: 'px-4 py-2 text-right', className: 'whitespace-nowrap px-4 py-2 text-right tabular-nums', cell: (r) => formatYen(r.yen) },
+        ]}
+      />
     </section>
   );
 }
