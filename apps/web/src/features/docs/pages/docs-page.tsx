@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
+import { DataTable } from '../../../components/ui/data-table';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { apiClient } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/use-page-title';
@@ -134,54 +135,32 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
       </Section>
 
       <Section id="parameters" title="パラメーター(クエリ文字列)">
-        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
-          <table className="min-w-full divide-y divide-gray-200">
-            <thead className="bg-gray-50">
-              <tr>
-                <th scope="col" className={th}>名前</th>
-                <th scope="col" className={th}>型</th>
-                <th scope="col" className={th}>必須</th>
-                <th scope="col" className={th}>範囲・既定値</th>
-                <th scope="col" className={th}>説明</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {(operation.parameters ?? []).map((p) => (
-                <tr key={`${p.in}-${p.name}`}>
-                  <td className={`${td} font-mono font-semibold`}>{p.name}</td>
-                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{typeLabel(p.schema)}</td>
-                  <td className={`${td} whitespace-nowrap`}>{p.required ? '必須' : '任意'}</td>
-                  <td className={td}>{boundsOf(p.schema)}</td>
-                  <td className={td}>{p.description ?? p.schema?.description ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
+          rows={operation.parameters ?? []}
+          rowKey={(p) => `${p.in}-${p.name}`}
+          columns={[
+            { header: '名前', headerClassName: th, className: `${td} font-mono font-semibold`, cell: (p) => p.name },
+            { header: '型', headerClassName: th, className: `${td} whitespace-nowrap font-mono text-xs`, cell: (p) => typeLabel(p.schema) },
+            { header: '必須', headerClassName: th, className: `${td} whitespace-nowrap`, cell: (p) => (p.required ? '必須' : '任意') },
+            { header: '範囲・既定値', headerClassName: th, className: td, cell: (p) => boundsOf(p.schema) },
+            { header: '説明', headerClassName: th, className: td, cell: (p) => p.description ?? p.schema?.description ?? '' },
+          ]}
+        />
       </Section>
 
       <Section id="response" title="応答(200)">
         <p>{operation.responses?.['200']?.description}</p>
-        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
-          <table className="min-w-full divide-y divide-gray-200">
-            <thead className="bg-gray-50">
-              <tr>
-                <th scope="col" className={th}>フィールド</th>
-                <th scope="col" className={th}>型</th>
-                <th scope="col" className={th}>説明</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {fields.map((f) => (
-                <tr key={f.path}>
-                  <td className={`${td} break-all font-mono text-xs`}>{f.path}</td>
-                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{f.type}</td>
-                  <td className={td}>{f.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
+          rows={fields}
+          rowKey={(f) => f.path}
+          columns={[
+            { header: 'フィールド', headerClassName: th, className: `${td} break-all font-mono text-xs`, cell: (f) => f.path },
+            { header: '型', headerClassName: th, className: `${td} whitespace-nowrap font-mono text-xs`, cell: (f) => f.type },
+            { header: '説明', headerClassName: th, className: td, cell: (f) => f.description },
+          ]}
+        />
       </Section>
 
       <Section id="errors" title="エラー">
@@ -190,49 +169,29 @@ function EndpointDocs({ doc, endpoint }: { doc: OpenApiDocument; endpoint: Endpo
           を返します。message は日本語で、そのまま利用者に表示できます。errors は入力エラー(400)のときだけ付き、問題のあるパラメーター名(field)とその理由(message)を1件ずつ並べます。問い合わせの際は
           request_id(X-Request-Id ヘッダーと同じ値)をお知らせください。
         </p>
-        <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200">
-          <table className="min-w-full divide-y divide-gray-200">
-            <thead className="bg-gray-50">
-              <tr>
-                <th scope="col" className={th}>ステータス</th>
-                <th scope="col" className={th}>コード</th>
-                <th scope="col" className={th}>発生する状況</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {errorsOf(operation).map((e) => (
-                <tr key={e.status}>
-                  <td className={`${td} font-mono`}>{e.status}</td>
-                  <td className={`${td} font-mono text-xs`}>{e.code}</td>
-                  <td className={td}>{e.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
+          rows={errorsOf(operation)}
+          rowKey={(e) => String(e.status)}
+          columns={[
+            { header: 'ステータス', headerClassName: th, className: `${td} font-mono`, cell: (e) => e.status },
+            { header: 'コード', headerClassName: th, className: `${td} font-mono text-xs`, cell: (e) => e.code },
+            { header: '発生する状況', headerClassName: th, className: td, cell: (e) => e.description },
+          ]}
+        />
       </Section>
 
       <Section id="headers" title="応答ヘッダー">
-        <div className="overflow-x-auto rounded-lg border border-gray-200">
-          <table className="min-w-full divide-y divide-gray-200">
-            <thead className="bg-gray-50">
-              <tr>
-                <th scope="col" className={th}>ヘッダー</th>
-                <th scope="col" className={th}>付く応答</th>
-                <th scope="col" className={th}>説明</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100">
-              {headersOf(operation).map((h) => (
-                <tr key={h.name}>
-                  <td className={`${td} whitespace-nowrap font-mono text-xs font-semibold`}>{h.name}</td>
-                  <td className={`${td} whitespace-nowrap font-mono text-xs`}>{h.statuses.join(', ')}</td>
-                  <td className={td}>{h.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
+          rows={headersOf(operation)}
+          rowKey={(h) => h.name}
+          columns={[
+            { header: 'ヘッダー', headerClassName: th, className: `${td} whitespace-nowrap font-mono text-xs font-semibold`, cell: (h) => h.name },
+            { header: '付く応答', headerClassName: th, className: `${td} whitespace-nowrap font-mono text-xs`, cell: (h) => h.statuses.join(', ') },
+            { header: '説明', headerClassName: th, className: td, cell: (h) => h.description },
+          ]}
+        />
         <p>すべての応答に CORS ヘッダー(Access-Control-Allow-Origin: *)が付き、上のヘッダーはブラウザーの JavaScript からも読めます。</p>
       </Section>
 
