@@ -1,4 +1,4 @@
-import { apiClient } from '../../../lib/api-client';
+import { apiClient, getParsed } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/download';
 import type { Params } from './keys';
 
@@ -13,9 +13,8 @@ interface Envelope<T> {
 
 const clean = (p: Params) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== ''));
 
-export async function getParsed<T>(url: string, schema: Envelope<T>, params?: Params): Promise<T> {
-  return schema.parse((await apiClient.get(url, { params: params ? clean(params) : undefined })).data).data;
-}
+/** A list or detail read; empty filters are left out so the server applies its defaults. */
+export const getAdmin = <T>(url: string, schema: Envelope<T>, params?: Params): Promise<T> => getParsed(url, schema, params ? clean(params) : undefined);
 
 export async function postParsed<T>(url: string, body: unknown, schema: Envelope<T>): Promise<T> {
   return schema.parse((await apiClient.post(url, body)).data).data;

@@ -11,13 +11,13 @@ import {
   type CreateCorporateBody,
   type UpdateCorporateBody,
 } from '@poi/shared/schemas/corporate';
-import { getParsed, postParsed } from './admin-api';
+import { getAdmin, postParsed } from './admin-api';
 import { corporateKeys, revenueKeys, usersKeys, type Params } from './keys';
 
 const corporateUrl = (id: string) => `/console/v1/admin/corporate/${encodeURIComponent(id)}`;
 
-export const getCorporateList = (params: Params): Promise<CorporateList> => getParsed('/console/v1/admin/corporate', corporateListResponseSchema, params);
-export const getCorporate = (id: string): Promise<CorporateDetail> => getParsed(corporateUrl(id), corporateDetailResponseSchema);
+export const getCorporateList = (params: Params): Promise<CorporateList> => getAdmin('/console/v1/admin/corporate', corporateListResponseSchema, params);
+export const getCorporate = (id: string): Promise<CorporateDetail> => getAdmin(corporateUrl(id), corporateDetailResponseSchema);
 
 export const useCorporateList = (params: Params) =>
   useQuery({ queryKey: corporateKeys.list(params), queryFn: () => getCorporateList(params), placeholderData: keepPreviousData });

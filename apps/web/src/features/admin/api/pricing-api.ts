@@ -10,12 +10,12 @@ import {
   type UpdatePricingVersionBody,
 } from '@poi/shared/schemas/pricing';
 import { apiClient } from '../../../lib/api-client';
-import { getParsed, postParsed } from './admin-api';
+import { getAdmin, postParsed } from './admin-api';
 import { pricingKeys, revenueKeys } from './keys';
 
 const deletedResponseSchema = z.object({ success: z.literal(true) });
 
-export const getPricingHistory = (): Promise<{ versions: PricingVersion[] }> => getParsed('/console/v1/admin/pricing/history', pricingListResponseSchema);
+export const getPricingHistory = (): Promise<{ versions: PricingVersion[] }> => getAdmin('/console/v1/admin/pricing/history', pricingListResponseSchema);
 export const usePricingHistory = () => useQuery({ queryKey: pricingKeys.history(), queryFn: getPricingHistory });
 
 /** What a new version would change and for how many users; nothing is saved. */

@@ -9,16 +9,16 @@ import {
   type ProviderRevenueDetail,
   type ProvidersRevenue,
 } from '@poi/shared/schemas/revenue';
-import { getParsed } from './admin-api';
+import { getAdmin } from './admin-api';
 import { revenueKeys } from './keys';
 
 export const getPlatformRevenue = (yearMonth: string): Promise<PlatformRevenue> =>
-  getParsed('/console/v1/admin/platform/revenue', platformRevenueResponseSchema, { year_month: yearMonth });
+  getAdmin('/console/v1/admin/platform/revenue', platformRevenueResponseSchema, { year_month: yearMonth });
 export const getProvidersRevenue = (yearMonth: string): Promise<ProvidersRevenue> =>
-  getParsed('/console/v1/admin/data-providers/revenue', providersRevenueResponseSchema, { year_month: yearMonth });
+  getAdmin('/console/v1/admin/data-providers/revenue', providersRevenueResponseSchema, { year_month: yearMonth });
 export const getProviderRevenueDetail = (id: string): Promise<ProviderRevenueDetail> =>
-  getParsed(`/console/v1/admin/data-providers/${encodeURIComponent(id)}/revenue-detail`, providerRevenueDetailResponseSchema);
-export const getAdminDashboard = (): Promise<AdminDashboard> => getParsed('/console/v1/admin/dashboard', adminDashboardResponseSchema);
+  getAdmin(`/console/v1/admin/data-providers/${encodeURIComponent(id)}/revenue-detail`, providerRevenueDetailResponseSchema);
+export const getAdminDashboard = (): Promise<AdminDashboard> => getAdmin('/console/v1/admin/dashboard', adminDashboardResponseSchema);
 
 export const usePlatformRevenue = (yearMonth: string) => useQuery({ queryKey: revenueKeys.platform(yearMonth), queryFn: () => getPlatformRevenue(yearMonth) });
 export const useProvidersRevenue = (yearMonth: string) => useQuery({ queryKey: revenueKeys.providers(yearMonth), queryFn: () => getProvidersRevenue(yearMonth) });

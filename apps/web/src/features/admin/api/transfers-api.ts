@@ -8,10 +8,10 @@ import {
   type StatementProposal,
 } from '@poi/shared/schemas/transfers';
 import { apiClient } from '../../../lib/api-client';
-import { getParsed, postParsed } from './admin-api';
+import { getAdmin, postParsed } from './admin-api';
 import { corporateKeys, revenueKeys, transfersKeys, usersKeys, type Params } from './keys';
 
-export const getPendingTransfers = (params: Params): Promise<PendingTransfers> => getParsed('/console/v1/admin/transfers/pending', pendingTransfersResponseSchema, params);
+export const getPendingTransfers = (params: Params): Promise<PendingTransfers> => getAdmin('/console/v1/admin/transfers/pending', pendingTransfersResponseSchema, params);
 export const usePendingTransfers = (params: Params) =>
   useQuery({ queryKey: transfersKeys.pending(params), queryFn: () => getPendingTransfers(params), placeholderData: keepPreviousData });
 

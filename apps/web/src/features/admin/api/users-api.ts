@@ -8,13 +8,13 @@ import {
   type AdminUserList,
   type ChangeAccountTypeBody,
 } from '@poi/shared/schemas/users';
-import { getParsed, postParsed } from './admin-api';
+import { getAdmin, postParsed } from './admin-api';
 import { corporateKeys, revenueKeys, usersKeys, type Params } from './keys';
 
 const userUrl = (id: string) => `/console/v1/admin/users/${encodeURIComponent(id)}`;
 
-export const getAdminUsers = (params: Params): Promise<AdminUserList> => getParsed('/console/v1/admin/users', adminUserListResponseSchema, params);
-export const getAdminUser = (id: string): Promise<AdminUserDetail> => getParsed(userUrl(id), adminUserDetailResponseSchema);
+export const getAdminUsers = (params: Params): Promise<AdminUserList> => getAdmin('/console/v1/admin/users', adminUserListResponseSchema, params);
+export const getAdminUser = (id: string): Promise<AdminUserDetail> => getAdmin(userUrl(id), adminUserDetailResponseSchema);
 
 export const useAdminUsers = (params: Params) => useQuery({ queryKey: usersKeys.list(params), queryFn: () => getAdminUsers(params), placeholderData: keepPreviousData });
 export const useAdminUser = (id: string | null) => useQuery({ queryKey: usersKeys.detail(id ?? ''), queryFn: () => getAdminUser(id!), enabled: !!id });
