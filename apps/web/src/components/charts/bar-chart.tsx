@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
+import { DataTable } from '../ui/data-table';
 import { formatChartValue, type ChartMetric, type ChartPoint } from './chart-format';
 
 const RechartsBars = lazy(() => import('./recharts-bars'));
@@ -39,31 +40,26 @@ export function BarChartWithTable({
       </div>
       <details className="mt-2 text-sm">
         <summary className="min-h-6 cursor-pointer text-blue-700 underline">数値を表で見る</summary>
-        <div className="mt-2 max-h-64 overflow-auto" tabIndex={0} role="region" aria-label={`${label}の表`}>
-          <table className="min-w-full text-sm">
-            <caption className="sr-only">{label}</caption>
-            <thead className="text-left text-gray-700">
-              <tr>
-                <th scope="col" className="px-2 py-1 font-medium">
-                  {labelHeader}
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  {metric === 'yen' ? '金額' : '件数'}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.label} data-testid="chart-row" data-value={p.value}>
-                  <th scope="row" className="px-2 py-1 text-left font-normal text-gray-900">
-                    {p.label}
-                  </th>
-                  <td className="px-2 py-1 text-right tabular-nums text-gray-900">{formatChartValue(p.value, metric, unit, yenDecimals)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable<ChartPoint>
+          caption={label}
+          regionLabel={`${label}の表`}
+          rows={points}
+          rowKey={(p) => p.label}
+          rowProps={(p) => ({ 'data-testid': 'chart-row', 'data-value': p.value })}
+          className="mt-2 max-h-64 overflow-auto"
+          headClassName="text-left text-gray-700"
+          bodyClassName=""
+          columns={[
+            { header: labelHeader, key: 'label', rowHeader: true, headerClassName: 'px-2 py-1 font-medium', className: 'px-2 py-1 text-left font-normal text-gray-900', cell: (p) => p.label },
+            {
+              header: metric === 'yen' ? '金額' : '件数',
+              key: 'value',
+              headerClassName: 'px-2 py-1 text-right font-medium',
+              className: 'px-2 py-1 text-right tabular-nums text-gray-900',
+              cell: (p) => formatChartValue(p.value, metric, unit, yenDecimals),
+            },
+          ]}
+        />
       </details>
     </figure>
   );

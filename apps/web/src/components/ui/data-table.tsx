@@ -26,6 +26,8 @@ interface DataTableProps<T> {
   rowKey: (row: T) => string;
   /** The table's accessible name, read as its caption (visually hidden) and as the scroll region's label. */
   caption?: string;
+  /** The scroll region's label when it should differ from the caption. */
+  regionLabel?: string;
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
   /** Shown as the table's one row when there are no rows (the table and its footer stay). */
@@ -53,6 +55,7 @@ export function DataTable<T>({
   rows,
   rowKey,
   caption,
+  regionLabel = caption,
   empty,
   emptyRow,
   mobile,
@@ -65,7 +68,7 @@ export function DataTable<T>({
 }: DataTableProps<T>) {
   if (!rows.length && empty !== undefined) return <>{empty}</>;
   const table = (
-    <div className={`${className} ${mobile ? 'hidden md:block' : ''}`} tabIndex={0} role={caption ? 'region' : undefined} aria-label={caption}>
+    <div className={`${className} ${mobile ? 'hidden md:block' : ''}`} tabIndex={0} role={regionLabel ? 'region' : undefined} aria-label={regionLabel}>
       <table className={tableClassName}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className={headClassName}>
