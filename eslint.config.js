@@ -114,13 +114,6 @@ export default tseslint.config(
     },
   })),
   {
-    // Known value imports across modules, reported for the server restructuring rather than
-    // hidden: pois.service uses datasets.service's canManageDataset, public-api.service uses
-    // api-keys.service's statusOf. Remove an entry once its value moves out of the service file.
-    files: ['apps/server/src/modules/pois/pois.service.ts', 'apps/server/src/modules/public-api/public-api.service.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
-  },
-  {
     files: ['apps/server/src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'apps/server/build.mjs'],
     rules: { 'no-console': 'off' },
   },

@@ -1,6 +1,6 @@
 import type { ApiKey } from '@poi/shared/schemas/api-keys';
 import type { ApiKeyRow } from './api-keys.repository';
-import { statusOf } from './api-keys.service';
+import { statusOf } from './key-status';
 
 export const toApiKey = (k: ApiKeyRow, now = new Date()): ApiKey => ({
   id: k.id,

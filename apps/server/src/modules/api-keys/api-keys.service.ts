@@ -1,6 +1,6 @@
 import { endOfDay } from '@poi/shared/billing-time';
 import { API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
-import type { ApiKeyStatus, CreateApiKeyInput } from '@poi/shared/schemas/api-keys';
+import type { CreateApiKeyInput } from '@poi/shared/schemas/api-keys';
 import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
@@ -11,6 +11,7 @@ import type { PricingService } from '../pricing/pricing.service';
 import type { UserRow } from '../users/users.repository';
 import * as repo from './api-keys.repository';
 import { displayPrefixOf, generateApiKey, hashApiKey } from './key-format';
+import { statusOf } from './key-status';
 
 /** How long a resolved key (and its owner) is trusted before it is read again. */
 const KEY_CACHE_MS = 10_000;
@@ -26,13 +27,6 @@ export const apiKeyMessages = {
   revoked: 'APIキーを無効化しました',
   rotated: 'APIキーをローテーションしました。古いキーは24時間後に無効になります',
 } as const;
-
-export function statusOf(key: repo.ApiKeyRow, now = new Date()): ApiKeyStatus {
-  if (key.revokedAt) return 'revoked';
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
-  if (key.replacedBy) return 'rotating';
-  return 'active';
-}
 
 /** 'YYYY-MM-DD' means "through that day, Japan time"; an ISO instant is taken as it is. */
 export function parseExpiry(value: string): Date {

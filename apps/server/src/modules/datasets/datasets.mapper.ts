@@ -2,7 +2,7 @@ import { senToYen, toSen } from '@poi/shared/money';
 import type { Dataset, DatasetDetail } from '@poi/shared/schemas/datasets';
 import type { CurrentUser } from '../../plugins/auth';
 import type { DatasetRow, PriceHistoryRow } from './datasets.repository';
-import { canManageDataset } from './datasets.service';
+import { canManageDataset } from './dataset-access';
 
 export const toDataset = (row: DatasetRow, user: CurrentUser): Dataset => ({
   dataset_id: row.id,

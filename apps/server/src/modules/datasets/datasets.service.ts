@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findUserById } from '../users/users.repository';
 import * as repo from './datasets.repository';
+import { canManageDataset, roleOf } from './dataset-access';
 
 export const INITIAL_PRICE_REASON = '初期価格';
 
@@ -15,18 +16,6 @@ export interface DatasetInput {
   name: string;
   description: string | null;
   price_per_search: number;
-}
-
-const roleOf = (u: CurrentUser) => ({ role: u.role, account_type: u.accountType });
-
-/** Managers: the creator, the assigned editor, platform admins and admins (ARCHITECTURE.md). */
-export function canManageDataset(user: CurrentUser, dataset: Pick<repo.DatasetRow, 'createdBy' | 'assignedUserId'>): boolean {
-  return (
-    isAdmin(roleOf(user)) ||
-    isPlatformAdmin(roleOf(user)) ||
-    dataset.createdBy === user.id ||
-    dataset.assignedUserId === user.id
-  );
 }
 
 export interface DatasetsService {
