@@ -1,18 +1,31 @@
-import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { CorporateDetail, CorporateListFilter, CorporateSummary, CreateCorporateBody, UpdateCorporateBody } from '@poi/shared/schemas/corporate';
-import { normalizeSearchText } from '@poi/shared/text';
 import type { Db, Executor } from '../../db/client';
-import { escapeLike } from '../../db/sql';
-import { auditLogs } from '../../db/schema/audit';
-import { billingAccounts, invoices } from '../../db/schema/invoices';
-import { corporateAccounts } from '../../db/schema/corporate';
-import { users } from '../../db/schema/users';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
 import { corporateMessages, normalizePostal, pendingCorporateValues, toCorporateApplication } from './corporate.service';
+import {
+  corporateAuditOf,
+  corporateMembersOf,
+  countCorporateAccounts,
+  findCorporateWithBilling,
+  insertCorporateAccount,
+  listCorporateAccounts,
+  lockCorporateAccount,
+  lockCorporateMembers,
+  lockUser,
+  recentInvoicesOf,
+  rejectCorporateAccount,
+  setUserMembership,
+  suspendCorporateAccount,
+  syncCorporateBillingAccount,
+  updateCorporateAccount,
+  type CorporateAccountValues,
+  type CorporateListRow,
+} from './corporate.repository';
 
 export const adminCorporateMessages = {
   notActive: 'この法人アカウントは有効ではないため停止できません',
@@ -27,8 +40,6 @@ export const adminCorporateMessages = {
   closed: '却下済みの法人アカウントは変更できません',
 };
 
-const memberCount = sql<number>`(SELECT count(*)::int FROM ${users} WHERE ${users.corporateAccountId} = ${corporateAccounts.id})`;
-
 /**
  * The admin side of corporate accounts (issue 14, BILLING.md "Administration"): list, detail,
  * create, company and billing data (future invoices only: issued invoices keep their snapshot),
@@ -39,38 +50,17 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
   const { db, changes } = deps;
 
   async function lockAccount(tx: Executor, id: string): Promise<CorporateAccountRow> {
-    const [corp] = await tx.select().from(corporateAccounts).where(eq(corporateAccounts.id, id)).for('update').limit(1);
+    const corp = await lockCorporateAccount(tx, id);
     if (!corp) throw new AppError('NOT_FOUND', corporateMessages.notFound);
     return corp;
   }
-  const membersOf = (ex: Executor, id: string) =>
-    ex
-      .select({ id: users.id, email: users.email, displayName: users.displayName, corporateRole: users.corporateRole, status: users.status })
-      .from(users)
-      .where(eq(users.corporateAccountId, id))
-      .orderBy(users.createdAt, users.id);
+  const membersOf = corporateMembersOf;
   const tellMembers = async (id: string, extra: string[] = []) => {
     const members = await membersOf(db, id);
     for (const m of [...members.map((x) => x.id), ...extra]) changes?.changed('user', m);
   };
 
-  function listWhere(f: Pick<CorporateListFilter, 'status' | 'q'>): SQL | undefined {
-    const q = f.q ? normalizeSearchText(f.q) : '';
-    const pattern = `%${escapeLike(q)}%`;
-    const conditions = [
-      f.status ? eq(corporateAccounts.status, f.status) : undefined,
-      q
-        ? or(
-            sql`lower(normalize(${corporateAccounts.companyName}, NFKC)) LIKE ${pattern}`,
-            sql`lower(normalize(${corporateAccounts.companyNameKana}, NFKC)) LIKE ${pattern}`,
-            ilike(billingAccounts.customerNumber, `${escapeLike(q)}%`),
-          )
-        : undefined,
-    ].filter((c) => c !== undefined);
-    return conditions.length ? and(...conditions) : undefined;
-  }
-
-  const toSummary = (r: { corp: CorporateAccountRow; customerNumber: string | null; members: number }): CorporateSummary => ({
+  const toSummary = (r: CorporateListRow): CorporateSummary => ({
     id: r.corp.id,
     status: r.corp.status,
     company_name: r.corp.companyName,
@@ -85,29 +75,12 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
   });
 
   async function detail(id: string): Promise<CorporateDetail> {
-    const [row] = await db
-      .select({ corp: corporateAccounts, customerNumber: billingAccounts.customerNumber, billingId: billingAccounts.id })
-      .from(corporateAccounts)
-      .leftJoin(billingAccounts, eq(billingAccounts.corporateAccountId, corporateAccounts.id))
-      .where(eq(corporateAccounts.id, id))
-      .limit(1);
+    const row = await findCorporateWithBilling(db, id);
     if (!row) throw new AppError('NOT_FOUND', corporateMessages.notFound);
     const [members, invoiceRows, audit] = await Promise.all([
       membersOf(db, id),
-      row.billingId
-        ? db
-            .select()
-            .from(invoices)
-            .where(eq(invoices.billingAccountId, row.billingId))
-            .orderBy(desc(invoices.yearMonth), desc(invoices.id))
-            .limit(24)
-        : Promise.resolve([]),
-      db
-        .select()
-        .from(auditLogs)
-        .where(and(eq(auditLogs.targetType, 'corporate_account'), eq(auditLogs.targetId, id)))
-        .orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id))
-        .limit(50),
+      row.billingId ? recentInvoicesOf(db, row.billingId, 24) : Promise.resolve([]),
+      corporateAuditOf(db, id, 50),
     ]);
     const c = row.corp;
     return {
@@ -144,34 +117,15 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
 
   return {
     async list(f: CorporateListFilter) {
-      const where = listWhere(f);
-      const base = () => db.select({ corp: corporateAccounts, customerNumber: billingAccounts.customerNumber, members: memberCount }).from(corporateAccounts);
-      const [rows, count] = await Promise.all([
-        base()
-          .leftJoin(billingAccounts, eq(billingAccounts.corporateAccountId, corporateAccounts.id))
-          .where(where)
-          .orderBy(desc(corporateAccounts.createdAt), desc(corporateAccounts.id))
-          .limit(f.limit)
-          .offset(f.offset),
-        db
-          .select({ total: sql<number>`count(*)::int` })
-          .from(corporateAccounts)
-          .leftJoin(billingAccounts, eq(billingAccounts.corporateAccountId, corporateAccounts.id))
-          .where(where),
-      ]);
-      return { accounts: rows.map(toSummary), total: count[0]?.total ?? 0 };
+      const [rows, total] = await Promise.all([listCorporateAccounts(db, f, { limit: f.limit, offset: f.offset }), countCorporateAccounts(db, f)]);
+      return { accounts: rows.map(toSummary), total };
     },
 
     detail,
 
     /** Every account matching the list's filters, as CSV (companies, their terms and limits). */
     async csv(f: Pick<CorporateListFilter, 'status' | 'q'>): Promise<string> {
-      const rows = await db
-        .select({ corp: corporateAccounts, customerNumber: billingAccounts.customerNumber, members: memberCount })
-        .from(corporateAccounts)
-        .leftJoin(billingAccounts, eq(billingAccounts.corporateAccountId, corporateAccounts.id))
-        .where(listWhere(f))
-        .orderBy(desc(corporateAccounts.createdAt), desc(corporateAccounts.id));
+      const rows = await listCorporateAccounts(db, f);
       return csvDocument(
         ['法人アカウントID', '状態', '会社名', '会社名(カナ)', 'お客様番号', '支払方法', '与信限度額(円)', '支払条件', 'メンバー数', '請求書送付先', '申込日時'],
         rows.map(({ corp: c, customerNumber, members }) => [
@@ -191,17 +145,14 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     async create(actor: AuditActor, body: CreateCorporateBody) {
-      const out = await db.transaction(async (tx) => {
-        const [owner] = await tx.select().from(users).where(eq(users.id, body.owner_user_id)).for('update').limit(1);
+      const out = await inTransaction(db, async (tx) => {
+        const owner = await lockUser(tx, body.owner_user_id);
         if (!owner) throw new AppError('NOT_FOUND', adminCorporateMessages.ownerNotFound);
         if (owner.corporateAccountId) throw new AppError('CONFLICT', adminCorporateMessages.inOtherCorporate);
         if (owner.accountType === 'data_provider' || owner.accountType === 'platform_admin') throw new AppError('CONFLICT', adminCorporateMessages.notProvider);
-        const [pending] = await tx
-          .insert(corporateAccounts)
-          .values(pendingCorporateValues(body, owner.id))
-          .returning();
+        const pending = await insertCorporateAccount(tx, pendingCorporateValues(body, owner.id));
         // The same activation as an approved application: the owner joins, the billing account opens.
-        return activateCorporateAccount(tx, actor, pending!, {
+        return activateCorporateAccount(tx, actor, pending, {
           via: 'admin',
           ...(body.credit_limit !== undefined ? { creditLimitYen: body.credit_limit } : {}),
           ...(body.payment_terms ? { paymentTerms: body.payment_terms } : {}),
@@ -214,10 +165,10 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     async update(actor: AuditActor, id: string, body: UpdateCorporateBody) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockAccount(tx, id);
         if (before.status === 'rejected') throw new AppError('CONFLICT', adminCorporateMessages.closed);
-        const set: Partial<typeof corporateAccounts.$inferInsert> = {
+        const set: CorporateAccountValues = {
           ...(body.company_name !== undefined ? { companyName: body.company_name } : {}),
           ...(body.company_name_kana !== undefined ? { companyNameKana: body.company_name_kana } : {}),
           ...(body.department !== undefined ? { department: body.department || null } : {}),
@@ -232,25 +183,11 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
           ...(body.credit_limit !== undefined ? { creditLimitYen: body.credit_limit } : {}),
           ...(body.payment_terms !== undefined ? { paymentTerms: body.payment_terms } : {}),
         };
-        const [after] = await tx
-          .update(corporateAccounts)
-          .set({ ...set, updatedAt: sql`now()` })
-          .where(eq(corporateAccounts.id, id))
-          .returning();
+        const after = await updateCorporateAccount(tx, id, set);
         // Future invoices are addressed from the billing account; issued ones keep their snapshot.
-        await tx
-          .update(billingAccounts)
-          .set({
-            addressee: after!.department ? `${after!.companyName} ${after!.department}` : after!.companyName,
-            postalCode: after!.postalCode,
-            address: after!.address,
-            billingEmails: after!.billingEmails,
-            paymentMethod: after!.paymentMethod,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(billingAccounts.corporateAccountId, id));
+        await syncCorporateBillingAccount(tx, after);
         const b = snapshot(before);
-        const a = snapshot(after!);
+        const a = snapshot(after);
         const changedKeys = (Object.keys(a) as Array<keyof typeof a>).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
         await writeAudit(tx, actor, {
           action: 'corporate_account.updated',
@@ -264,10 +201,10 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     async suspend(actor: AuditActor, id: string, reason: string) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockAccount(tx, id);
         if (before.status !== 'active') throw new AppError('CONFLICT', adminCorporateMessages.notActive);
-        await tx.update(corporateAccounts).set({ status: 'suspended', statusReason: reason, updatedAt: sql`now()` }).where(eq(corporateAccounts.id, id));
+        await suspendCorporateAccount(tx, id, reason);
         await writeAudit(tx, actor, { action: 'corporate_account.suspended', targetType: 'corporate_account', targetId: id, before: { status: before.status }, after: { status: 'suspended', reason } });
       });
       await tellMembers(id);
@@ -275,28 +212,25 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     async reject(actor: AuditActor, id: string, reason: string) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockAccount(tx, id);
         if (before.status !== 'pending') throw new AppError('CONFLICT', adminCorporateMessages.notPending);
-        await tx
-          .update(corporateAccounts)
-          .set({ status: 'rejected', statusReason: reason, decidedBy: actor.id, decidedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(eq(corporateAccounts.id, id));
+        await rejectCorporateAccount(tx, id, actor.id, reason);
         await writeAudit(tx, actor, { action: 'corporate_account.rejected', targetType: 'corporate_account', targetId: id, before: { status: 'pending' }, after: { status: 'rejected', reason } });
       });
       return detail(id);
     },
 
     async addMember(actor: AuditActor, id: string, body: { user_id: string; role: 'owner' | 'billing' | 'member'; reason: string }) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const corp = await lockAccount(tx, id);
         if (corp.status === 'rejected' || corp.status === 'pending') throw new AppError('CONFLICT', adminCorporateMessages.closed);
-        const [user] = await tx.select().from(users).where(eq(users.id, body.user_id)).for('update').limit(1);
+        const user = await lockUser(tx, body.user_id);
         if (!user) throw new AppError('NOT_FOUND', adminCorporateMessages.userNotFound);
         if (user.corporateAccountId === id) throw new AppError('CONFLICT', adminCorporateMessages.alreadyMember);
         if (user.corporateAccountId) throw new AppError('CONFLICT', adminCorporateMessages.inOtherCorporate);
         if (user.accountType === 'data_provider' || user.accountType === 'platform_admin') throw new AppError('CONFLICT', adminCorporateMessages.notProvider);
-        await tx.update(users).set({ corporateAccountId: id, corporateRole: body.role, accountType: 'corporate', updatedAt: sql`now()` }).where(eq(users.id, user.id));
+        await setUserMembership(tx, user.id, { corporateAccountId: id, corporateRole: body.role, accountType: 'corporate' });
         await writeAudit(tx, actor, {
           action: 'corporate_account.member_added',
           targetType: 'corporate_account',
@@ -310,14 +244,14 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
     },
 
     async removeMember(actor: AuditActor, id: string, userId: string, reason: string) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         await lockAccount(tx, id);
-        const members = await tx.select().from(users).where(eq(users.corporateAccountId, id)).orderBy(users.id).for('update');
+        const members = await lockCorporateMembers(tx, id);
         const member = members.find((m) => m.id === userId);
         if (!member) throw new AppError('NOT_FOUND', adminCorporateMessages.notMember);
         if (member.corporateRole === 'owner' && members.filter((m) => m.corporateRole === 'owner').length === 1) throw new AppError('CONFLICT', adminCorporateMessages.lastOwner);
         // A member who leaves starts again as a trial user (they may upgrade on their own).
-        await tx.update(users).set({ corporateAccountId: null, corporateRole: null, accountType: 'trial', updatedAt: sql`now()` }).where(eq(users.id, userId));
+        await setUserMembership(tx, userId, { corporateAccountId: null, corporateRole: null, accountType: 'trial' });
         await writeAudit(tx, actor, {
           action: 'corporate_account.member_removed',
           targetType: 'corporate_account',

@@ -1,12 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
-import { billingAccounts } from '../../db/schema/invoices';
-import { corporateAccounts } from '../../db/schema/corporate';
-import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { ensureCorporateBillingAccount, type BillingAccountRow } from '../invoices/billing-accounts.repository';
+import { activateCorporateRow, corporateMemberIds, lockUser, setBillingPaymentMethod, setUserMembership, type CorporateAccountRow } from './corporate.repository';
 
-export type CorporateAccountRow = typeof corporateAccounts.$inferSelect;
+export type { CorporateAccountRow };
 
 export interface ActivationOptions {
   /** 'card_saved': the applicant's card was saved (payments); 'admin': an administrator approved or reactivated. */
@@ -40,28 +37,20 @@ export interface ActivationResult {
  */
 export async function activateCorporateAccount(ex: Executor, actor: AuditActor, corp: CorporateAccountRow, options: ActivationOptions): Promise<ActivationResult> {
   if (corp.status !== 'pending' && corp.status !== 'suspended') throw new Error(`corporate account ${corp.id} is ${corp.status}`);
-  const [updated] = await ex
-    .update(corporateAccounts)
-    .set({
-      status: 'active',
-      decidedAt: sql`now()`,
-      ...(options.via === 'admin' ? { decidedBy: actor.id } : {}),
-      statusReason: options.reason ?? null,
-      ...(options.creditLimitYen !== undefined ? { creditLimitYen: options.creditLimitYen } : {}),
-      ...(options.paymentTerms ? { paymentTerms: options.paymentTerms } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(corporateAccounts.id, corp.id))
-    .returning();
-  const corporate = updated!;
+  const corporate = await activateCorporateRow(ex, corp.id, {
+    ...(options.via === 'admin' ? { decidedBy: actor.id } : {}),
+    statusReason: options.reason ?? null,
+    ...(options.creditLimitYen !== undefined ? { creditLimitYen: options.creditLimitYen } : {}),
+    ...(options.paymentTerms ? { paymentTerms: options.paymentTerms } : {}),
+  });
 
   let applicantId: string | null = null;
   const affected: string[] = [];
   if (corp.status === 'pending' && corp.appliedBy) {
-    const [applicant] = await ex.select().from(users).where(eq(users.id, corp.appliedBy)).for('update').limit(1);
+    const applicant = await lockUser(ex, corp.appliedBy);
     if (applicant) {
       applicantId = applicant.id;
-      await ex.update(users).set({ accountType: 'corporate', corporateAccountId: corp.id, corporateRole: 'owner', updatedAt: sql`now()` }).where(eq(users.id, applicant.id));
+      await setUserMembership(ex, applicant.id, { accountType: 'corporate', corporateAccountId: corp.id, corporateRole: 'owner' });
       await writeAudit(ex, actor, {
         action: 'user.account_type_changed',
         targetType: 'user',
@@ -71,14 +60,12 @@ export async function activateCorporateAccount(ex: Executor, actor: AuditActor, 
       });
     }
   }
-  const members = await ex.select({ id: users.id }).from(users).where(eq(users.corporateAccountId, corp.id));
-  for (const m of members) affected.push(m.id);
+  for (const id of await corporateMemberIds(ex, corp.id)) affected.push(id);
   if (applicantId && !affected.includes(applicantId)) affected.push(applicantId);
 
   let billing = await ensureCorporateBillingAccount(ex, corporate);
   if (corp.status === 'pending' && billing.paymentMethod !== corp.paymentMethod) {
-    const [changed] = await ex.update(billingAccounts).set({ paymentMethod: corp.paymentMethod, updatedAt: sql`now()` }).where(eq(billingAccounts.id, billing.id)).returning();
-    billing = changed!;
+    billing = await setBillingPaymentMethod(ex, billing.id, corp.paymentMethod);
   }
   await writeAudit(ex, actor, {
     action: options.auditAction ?? (corp.status === 'pending' ? 'corporate_account.activated' : 'corporate_account.reactivated'),

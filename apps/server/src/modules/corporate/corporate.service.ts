@@ -1,10 +1,9 @@
-import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { toSen, senToYen } from '@poi/shared/money';
 import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/corporate';
 import type { Db } from '../../db/client';
-import { corporateAccounts } from '../../db/schema/corporate';
-import { users } from '../../db/schema/users';
+import type { corporateAccounts } from '../../db/schema/corporate';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
@@ -12,6 +11,7 @@ import type { Mailer } from '../../plugins/mail';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
+import { hasPendingApplication, insertCorporateAccount, latestApplicationOf, lockCorporateAccount, lockUser, userStanding } from './corporate.repository';
 import { buildCorporateActivatedMail } from '../transfers/transfer-mail';
 
 export const corporateMessages = {
@@ -84,10 +84,7 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
   const { db, mailer, log } = deps;
   const background = new Set<Promise<unknown>>();
 
-  async function latestApplication(userId: string): Promise<CorporateAccountRow | undefined> {
-    const [row] = await db.select().from(corporateAccounts).where(eq(corporateAccounts.appliedBy, userId)).orderBy(desc(corporateAccounts.createdAt), desc(corporateAccounts.id)).limit(1);
-    return row;
-  }
+  const latestApplication = (userId: string): Promise<CorporateAccountRow | undefined> => latestApplicationOf(db, userId);
 
   return {
     async upgradeView(user, cardPaymentsAvailable) {
@@ -108,47 +105,39 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
         ];
       });
       const application = await latestApplication(user.id);
-      const [row] = await db.select({ accountType: users.accountType }).from(users).where(eq(users.id, user.id)).limit(1);
+      const row = await userStanding(db, user.id);
       return { account_type: row?.accountType ?? user.accountType, plans, application: application ? toCorporateApplication(application) : null, card_payments_available: cardPaymentsAvailable };
     },
 
     async apply(user, body, actor) {
-      const created = await db.transaction(async (tx) => {
+      const created = await inTransaction(db, async (tx) => {
         // The user's row is the lock: two applications at once cannot both pass the pending check.
-        const [me] = await tx.select().from(users).where(eq(users.id, user.id)).for('update').limit(1);
+        const me = await lockUser(tx, user.id);
         if (!me) throw new AppError('NOT_FOUND', corporateMessages.notFound);
         if (me.accountType !== 'trial' && me.accountType !== 'individual') throw new AppError('CONFLICT', corporateMessages.notEligible);
         if (me.corporateAccountId) throw new AppError('CONFLICT', corporateMessages.notEligible);
-        const [pending] = await tx
-          .select({ id: corporateAccounts.id })
-          .from(corporateAccounts)
-          .where(sql`${corporateAccounts.appliedBy} = ${user.id} AND ${corporateAccounts.status} = 'pending'`)
-          .limit(1);
-        if (pending) throw new AppError('CONFLICT', corporateMessages.alreadyPending);
-        const [row] = await tx
-          .insert(corporateAccounts)
-          .values(pendingCorporateValues(body, user.id))
-          .returning();
+        if (await hasPendingApplication(tx, user.id)) throw new AppError('CONFLICT', corporateMessages.alreadyPending);
+        const row = await insertCorporateAccount(tx, pendingCorporateValues(body, user.id));
         await writeAudit(tx, actor, {
           action: 'corporate_account.applied',
           targetType: 'corporate_account',
-          targetId: row!.id,
+          targetId: row.id,
           before: null,
-          after: { status: 'pending', company_name: row!.companyName, payment_method: row!.paymentMethod, applied_by: user.id },
+          after: { status: 'pending', company_name: row.companyName, payment_method: row.paymentMethod, applied_by: user.id },
         });
-        return row!;
+        return row;
       });
       return toCorporateApplication(created);
     },
 
     async activate(id, body, actor) {
-      const out = await db.transaction(async (tx) => {
-        const [corp] = await tx.select().from(corporateAccounts).where(eq(corporateAccounts.id, id)).for('update').limit(1);
+      const out = await inTransaction(db, async (tx) => {
+        const corp = await lockCorporateAccount(tx, id);
         if (!corp) throw new AppError('NOT_FOUND', corporateMessages.notFound);
         if (corp.status === 'active') throw new AppError('CONFLICT', corporateMessages.alreadyActive);
         if (corp.status === 'rejected') throw new AppError('CONFLICT', corporateMessages.rejected);
         if (corp.status === 'pending' && corp.appliedBy) {
-          const [applicant] = await tx.select({ corporateAccountId: users.corporateAccountId }).from(users).where(eq(users.id, corp.appliedBy)).limit(1);
+          const applicant = await userStanding(tx, corp.appliedBy);
           if (applicant?.corporateAccountId && applicant.corporateAccountId !== corp.id) throw new AppError('CONFLICT', corporateMessages.applicantElsewhere);
         }
         const activated = await activateCorporateAccount(tx, actor, corp, {
@@ -159,7 +148,7 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
         });
         let applicantEmail: string | null = null;
         if (corp.appliedBy) {
-          const [applicant] = await tx.select({ email: users.email }).from(users).where(eq(users.id, corp.appliedBy)).limit(1);
+          const applicant = await userStanding(tx, corp.appliedBy);
           applicantEmail = applicant?.email ?? null;
         }
         return { ...activated, applicantEmail };
