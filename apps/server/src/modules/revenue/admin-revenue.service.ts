@@ -1,4 +1,3 @@
-import { desc, sql } from 'drizzle-orm';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { senToYen } from '@poi/shared/money';
 import type {
@@ -10,15 +9,25 @@ import type {
 } from '@poi/shared/schemas/revenue';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
-import { auditLogs } from '../../db/schema/audit';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../audit/audit';
 import { previousYearMonth } from '../invoices/charges';
 import { commerceOf } from '../commerce/commerce';
+import {
+  dashboardCounts,
+  findUserBrief,
+  invoiceFiguresByMonth,
+  platformDatasetFigures,
+  platformDatasetRevenue,
+  providerDatasetMonths,
+  providerShares,
+  providerShareSenByMonth,
+  recentAudit,
+  searchesOfDays,
+  signupsSince,
+} from './revenue.repository';
 
-type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
@@ -31,7 +40,6 @@ const num = (v: unknown) => Number(v ?? 0);
 export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, 'issuer' | 'bank' | 'stripe'>; now?: () => Date }) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const rows = async (q: ReturnType<typeof sql>) => (await db.execute<Row>(q)).rows;
   const shareCache = new Map<string, number>();
 
   const monthBounds = (ym: string) => {
@@ -52,13 +60,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
     if (todo.length) {
       const first = monthBounds([...todo].sort()[0]!)[0];
       const last = monthBounds([...todo].sort().at(-1)!)[1];
-      const found = await rows(sql`
-        SELECT ym, sum(floor(units / 10000))::bigint AS sen FROM (
-          SELECT to_char(day, 'YYYY-MM') AS ym, recipient_id, dataset_id, sum(revenue_units) AS units
-          FROM usage_dataset_daily
-          WHERE day BETWEEN ${first} AND ${last} AND recipient_id <> ${PLATFORM_RECIPIENT}
-          GROUP BY 1, 2, 3) t
-        GROUP BY ym`);
+      const found = await providerShareSenByMonth(db, first, last);
       const byMonth = new Map(found.map((r) => [String(r.ym), num(r.sen)]));
       for (const m of todo) {
         const sen = byMonth.get(m) ?? 0;
@@ -71,13 +73,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
 
   async function monthFigures(months: string[]): Promise<MonthFigures[]> {
     const [invoiceRows, shares] = await Promise.all([
-      rows(sql`
-        SELECT year_month, count(*)::int AS invoices, sum(subtotal_yen) AS billed, sum(tax_yen) AS tax, sum(total_yen) AS total,
-               sum(paid_yen + credit_applied_yen) AS collected,
-               sum(greatest(total_yen - credit_applied_yen - paid_yen, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')) AS outstanding
-        FROM invoices
-        WHERE year_month IN (${sql.join(months.map((m) => sql`${m}`), sql`, `)}) AND kind = 'monthly' AND status NOT IN ('draft', 'void')
-        GROUP BY year_month`),
+      invoiceFiguresByMonth(db, months),
       providerShareSen(months),
     ]);
     const byMonth = new Map(invoiceRows.map((r) => [String(r.year_month), r]));
@@ -107,15 +103,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
 
   async function providers(yearMonth: string): Promise<ProvidersRevenue> {
     const [first, last] = monthBounds(yearMonth);
-    const found = await rows(sql`
-      SELECT t.recipient_id, u.email, u.display_name, sum(t.searches)::bigint AS searches, sum(t.amount_sen)::bigint AS gross_sen,
-             sum(floor(t.units / 10000))::bigint AS share_sen
-      FROM (SELECT recipient_id, dataset_id, sum(searches) AS searches, sum(amount_sen) AS amount_sen, sum(revenue_units) AS units
-            FROM usage_dataset_daily WHERE day BETWEEN ${first} AND ${last} AND recipient_id <> ${PLATFORM_RECIPIENT}
-            GROUP BY 1, 2) t
-      LEFT JOIN users u ON u.id = t.recipient_id
-      GROUP BY t.recipient_id, u.email, u.display_name
-      ORDER BY share_sen DESC, t.recipient_id`);
+    const found = await providerShares(db, first, last);
     const list = found.map((r) => ({
       provider_id: String(r.recipient_id),
       email: (r.email as string | null) ?? null,
@@ -135,25 +123,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
       const [first, last] = monthBounds(yearMonth);
       const [[figures], datasetRows] = await Promise.all([
         monthFigures([yearMonth]),
-        rows(sql`
-          WITH used AS (
-            SELECT dataset_id, recipient_id, sum(searches) AS searches, sum(revenue_units) AS units
-            FROM usage_dataset_daily WHERE day BETWEEN ${first} AND ${last} GROUP BY 1, 2),
-          by_dataset AS (
-            SELECT dataset_id, sum(searches) AS searches,
-                   sum(CASE WHEN recipient_id <> ${PLATFORM_RECIPIENT} THEN floor(units / 10000) ELSE 0 END) AS share_sen,
-                   max(CASE WHEN recipient_id <> ${PLATFORM_RECIPIENT} THEN recipient_id::text END) AS provider_id
-            FROM used GROUP BY 1),
-          billed AS (
-            SELECT l.dataset_id, sum(l.amount_yen) AS billed
-            FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
-            WHERE i.year_month = ${yearMonth} AND i.kind = 'monthly' AND i.status NOT IN ('draft', 'void') AND l.kind = 'dataset'
-            GROUP BY 1)
-          SELECT coalesce(b.dataset_id, d2.dataset_id) AS dataset_id, coalesce(ds.name, '(削除されたデータセット)') AS name, d2.provider_id,
-                 coalesce(d2.searches, 0)::bigint AS searches, coalesce(b.billed, 0)::bigint AS billed, coalesce(d2.share_sen, 0)::bigint AS share_sen
-          FROM by_dataset d2 FULL JOIN billed b ON b.dataset_id = d2.dataset_id
-          LEFT JOIN datasets ds ON ds.id = coalesce(b.dataset_id, d2.dataset_id)
-          ORDER BY billed DESC, searches DESC, dataset_id`),
+        platformDatasetFigures(db, first, last, yearMonth),
       ]);
       return {
         figures: figures!,
@@ -171,15 +141,10 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
     providers,
 
     async providerDetail(providerId: string, months = 12): Promise<ProviderRevenueDetail> {
-      const [user] = await rows(sql`SELECT id, email, display_name, account_type FROM users WHERE id = ${providerId}`);
+      const [user] = await findUserBrief(db, providerId);
       if (!user) throw new AppError('NOT_FOUND', 'データ提供者が見つかりません');
       const list = lastMonths(months, yearMonthOf(now()));
-      const found = await rows(sql`
-        SELECT to_char(u.day, 'YYYY-MM') AS ym, u.dataset_id, coalesce(d.name, '(削除されたデータセット)') AS name,
-               sum(u.searches)::bigint AS searches, floor(sum(u.revenue_units) / 10000)::bigint AS sen
-        FROM usage_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
-        WHERE u.recipient_id = ${providerId} AND u.day BETWEEN ${monthBounds(list[0]!)[0]} AND ${monthBounds(list.at(-1)!)[1]}
-        GROUP BY 1, 2, 3 ORDER BY 1, sen DESC, 3, 2`);
+      const found = await providerDatasetMonths(db, providerId, monthBounds(list[0]!)[0], monthBounds(list.at(-1)!)[1]);
       return {
         provider: { id: String(user.id), email: String(user.email), display_name: (user.display_name as string | null) ?? null, account_type: String(user.account_type) },
         months: list
@@ -198,11 +163,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
 
     async platformDatasets(yearMonth: string) {
       const [first, last] = monthBounds(yearMonth);
-      const found = await rows(sql`
-        SELECT u.dataset_id, coalesce(d.name, '(削除されたデータセット)') AS name, sum(u.searches)::bigint AS searches, sum(u.amount_sen)::bigint AS sen
-        FROM usage_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
-        WHERE u.day BETWEEN ${first} AND ${last} AND u.recipient_id = ${PLATFORM_RECIPIENT}
-        GROUP BY 1, 2 ORDER BY sen DESC, 2, 1`);
+      const found = await platformDatasetRevenue(db, first, last);
       const datasets = found.map((r) => ({ dataset_id: String(r.dataset_id), dataset_name: String(r.name), searches: num(r.searches), revenue: senToYen(num(r.sen)) }));
       return {
         year_month: yearMonth,
@@ -220,18 +181,10 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
       const today = dayOf(at);
       const [months, [counts], signups, [searches], audit] = await Promise.all([
         monthFigures(lastMonths(12, billedMonth)),
-        rows(sql`
-          SELECT
-            (SELECT count(*) FROM invoices WHERE status = 'overdue')::int AS overdue_count,
-            (SELECT coalesce(sum(total_yen - credit_applied_yen - paid_yen), 0) FROM invoices WHERE status = 'overdue')::bigint AS overdue_amount,
-            (SELECT count(*) FROM invoices WHERE payment_method = 'card' AND status IN ('issued', 'overdue') AND last_payment_error IS NOT NULL)::int AS failed_cards,
-            (SELECT count(*) FROM corporate_accounts WHERE status = 'pending' AND payment_method = 'bank_transfer')::int AS pending_applications,
-            (SELECT count(*) FROM invoices WHERE payment_method = 'bank_transfer' AND status IN ('issued', 'partially_paid', 'overdue'))::int AS pending_transfers`),
-        rows(sql`SELECT account_type, count(*)::int AS n FROM users WHERE created_at >= ${new Date(`${first}T00:00:00+09:00`)} GROUP BY 1 ORDER BY 1`),
-        rows(sql`
-          SELECT coalesce(sum(searches) FILTER (WHERE day = ${today}), 0)::bigint AS today, coalesce(sum(searches), 0)::bigint AS month
-          FROM usage_daily WHERE day BETWEEN ${first} AND ${last}`),
-        db.select().from(auditLogs).orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id)).limit(10),
+        dashboardCounts(db),
+        signupsSince(db, new Date(`${first}T00:00:00+09:00`)),
+        searchesOfDays(db, today, first, last),
+        recentAudit(db, 10),
       ]);
       const warnings: string[] = [];
       const commerce = commerceOf(deps.config);
