@@ -1,12 +1,8 @@
-import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
 import type { AdminUserDetail, AdminUserListFilter, AuditLogFilter } from '@poi/shared/schemas/users';
 import type { AccountType, Role } from '@poi/shared/roles';
-import { endOfDay, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
+import { monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import type { Db, Executor } from '../../db/client';
-import { apiKeys } from '../../db/schema/api-keys';
-import { usageDaily } from '../../db/schema/usage';
-import { auditLogs } from '../../db/schema/audit';
-import { billingAccounts, invoices } from '../../db/schema/invoices';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
@@ -41,7 +37,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
    * the second sees the first's change when it counts the admins left.
    */
   const lockAndFind = async (tx: Executor, id: string) => {
-    await tx.execute(sql`SELECT id FROM users WHERE role = 'admin' OR id = ${id} ORDER BY id FOR UPDATE`);
+    await repo.lockAdminsAndUser(tx, id);
     return mustFind(tx, id);
   };
 
@@ -85,39 +81,10 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
       const { start, end } = monthRange(yearMonth);
       const first = yearMonthOf(start) + '-01';
       const [usage, keys, invoiceRows, audit] = await Promise.all([
-        db
-          .select({
-            searches: sql<string>`coalesce(sum(${usageDaily.searches}), 0)`,
-            free: sql<string>`coalesce(sum(${usageDaily.freeSearches}), 0)`,
-            amountSen: sql<string>`coalesce(sum(${usageDaily.amountSen}), 0)`,
-          })
-          .from(usageDaily)
-          .where(and(eq(usageDaily.userId, id), gte(usageDaily.day, first), lt(usageDaily.day, yearMonthOf(end) + '-01'))),
-        db.select().from(apiKeys).where(eq(apiKeys.userId, id)).orderBy(desc(apiKeys.createdAt)),
-        db
-          .select({
-            id: invoices.id,
-            number: invoices.number,
-            yearMonth: invoices.yearMonth,
-            status: invoices.status,
-            totalYen: invoices.totalYen,
-            dueDate: invoices.dueDate,
-          })
-          .from(invoices)
-          .innerJoin(billingAccounts, eq(billingAccounts.id, invoices.billingAccountId))
-          .where(
-            user.corporateAccountId
-              ? or(eq(billingAccounts.userId, id), eq(billingAccounts.corporateAccountId, user.corporateAccountId))
-              : eq(billingAccounts.userId, id),
-          )
-          .orderBy(desc(invoices.yearMonth), desc(invoices.id))
-          .limit(24),
-        db
-          .select()
-          .from(auditLogs)
-          .where(and(eq(auditLogs.targetType, 'user'), eq(auditLogs.targetId, id)))
-          .orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id))
-          .limit(50),
+        repo.usageOfDays(db, id, first, yearMonthOf(end) + '-01'),
+        repo.apiKeysOfUser(db, id),
+        repo.invoicesOfUser(db, id, user.corporateAccountId, 24),
+        repo.auditOfTarget(db, 'user', id, 50),
       ]);
       const u = usage[0]!;
       return {
@@ -142,7 +109,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
      * recipient whatever the new type: usage rows carry the recipient of the time.
      */
     async changeType(actor: AuditActor, id: string, body: { account_type: AccountType; role?: Role; reason: string }) {
-      const row = await db.transaction(async (tx) => {
+      const row = await inTransaction(db, async (tx) => {
         const before = await lockAndFind(tx, id);
         if (body.role === 'user' && before.role === 'admin') {
           if (actor.id === id) throw new AppError('BAD_REQUEST', SELF_DEMOTE_MESSAGE);
@@ -164,7 +131,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
 
     async suspend(actor: AuditActor, id: string, reason: string) {
       if (actor.id === id) throw new AppError('BAD_REQUEST', '自分自身のアカウントは停止できません');
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockAndFind(tx, id);
         if (before.status === 'suspended') throw new AppError('CONFLICT', ALREADY_STATUS.suspended);
         await assertNotLastAdmin(tx, before);
@@ -177,7 +144,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
     },
 
     async activate(actor: AuditActor, id: string, reason: string) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockAndFind(tx, id);
         if (before.status === 'active') throw new AppError('CONFLICT', ALREADY_STATUS.active);
         const updated = await repo.updateStatusWithReason(tx, id, 'active', reason);
@@ -188,21 +155,8 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
     },
 
     async auditLogs(q: AuditLogFilter) {
-      const actor = q.actor?.trim();
-      const conditions = [
-        actor ? (/^[0-9a-f-]{36}$/i.test(actor) ? eq(auditLogs.actorId, actor.toLowerCase()) : eq(auditLogs.actorEmail, actor.toLowerCase())) : undefined,
-        q.target_type ? eq(auditLogs.targetType, q.target_type) : undefined,
-        q.target_id ? eq(auditLogs.targetId, q.target_id) : undefined,
-        q.action ? eq(auditLogs.action, q.action) : undefined,
-        q.from ? gte(auditLogs.occurredAt, startOfDay(q.from)) : undefined,
-        q.to ? lt(auditLogs.occurredAt, endOfDay(q.to)) : undefined,
-      ].filter((c) => c !== undefined);
-      const where = conditions.length ? and(...conditions) : undefined;
-      const [entries, count] = await Promise.all([
-        db.select().from(auditLogs).where(where).orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset),
-        db.select({ total: sql<number>`count(*)::int` }).from(auditLogs).where(where),
-      ]);
-      return { entries: entries.map(toAuditEntry), total: count[0]?.total ?? 0 };
+      const [entries, total] = await Promise.all([repo.listAuditLogs(db, q), repo.countAuditLogs(db, q)]);
+      return { entries: entries.map(toAuditEntry), total };
     },
   };
 }

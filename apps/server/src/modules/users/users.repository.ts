@@ -1,11 +1,15 @@
-import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { endOfDay, startOfDay } from '@poi/shared/billing-time';
-import type { AdminUserListFilter } from '@poi/shared/schemas/users';
+import type { AdminUserListFilter, AuditLogFilter } from '@poi/shared/schemas/users';
 import type { AccountType } from '@poi/shared/roles';
 import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { escapeLike } from '../../db/sql';
 import { users } from '../../db/schema/users';
+import { apiKeys } from '../../db/schema/api-keys';
+import { usageDaily } from '../../db/schema/usage';
+import { auditLogs } from '../../db/schema/audit';
+import { billingAccounts, invoices } from '../../db/schema/invoices';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -120,4 +124,81 @@ export async function updateStatusWithReason(ex: Executor, id: string, status: '
 export async function updateTypeAndRole(ex: Executor, id: string, accountType: AccountType, role: 'user' | 'admin'): Promise<UserRow | undefined> {
   const rows = await ex.update(users).set({ accountType, role, updatedAt: new Date() }).where(eq(users.id, id)).returning();
   return rows[0];
+}
+
+/**
+ * Locks the user and every administrator, always in id order (two admins suspending or demoting
+ * each other at once are then serialised, never deadlocked).
+ */
+export async function lockAdminsAndUser(ex: Executor, id: string): Promise<void> {
+  await ex.execute(sql`SELECT id FROM users WHERE role = 'admin' OR id = ${id} ORDER BY id FOR UPDATE`);
+}
+
+/** A user's searches, free searches and amount (sen) of the days in [first, before). */
+export async function usageOfDays(ex: Executor, userId: string, first: string, before: string) {
+  return ex
+    .select({
+      searches: sql<string>`coalesce(sum(${usageDaily.searches}), 0)`,
+      free: sql<string>`coalesce(sum(${usageDaily.freeSearches}), 0)`,
+      amountSen: sql<string>`coalesce(sum(${usageDaily.amountSen}), 0)`,
+    })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.userId, userId), gte(usageDaily.day, first), lt(usageDaily.day, before)));
+}
+
+/** A user's API keys, the newest first (revoked ones too). */
+export async function apiKeysOfUser(ex: Executor, userId: string) {
+  return ex.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt));
+}
+
+/** The latest invoices billed to a user: their own, and their corporate account's. */
+export async function invoicesOfUser(ex: Executor, userId: string, corporateAccountId: string | null, limit: number) {
+  return ex
+    .select({
+      id: invoices.id,
+      number: invoices.number,
+      yearMonth: invoices.yearMonth,
+      status: invoices.status,
+      totalYen: invoices.totalYen,
+      dueDate: invoices.dueDate,
+    })
+    .from(invoices)
+    .innerJoin(billingAccounts, eq(billingAccounts.id, invoices.billingAccountId))
+    .where(corporateAccountId ? or(eq(billingAccounts.userId, userId), eq(billingAccounts.corporateAccountId, corporateAccountId)) : eq(billingAccounts.userId, userId))
+    .orderBy(desc(invoices.yearMonth), desc(invoices.id))
+    .limit(limit);
+}
+
+/** The latest audit rows about one target, the newest first. */
+export async function auditOfTarget(ex: Executor, targetType: string, targetId: string, limit: number) {
+  return ex
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.targetType, targetType), eq(auditLogs.targetId, targetId)))
+    .orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id))
+    .limit(limit);
+}
+
+/** The audit log's filter: an actor (id or e-mail), target, action and Japan-time days. */
+function auditLogWhere(q: Omit<AuditLogFilter, 'limit' | 'offset'>): SQL | undefined {
+  const actor = q.actor?.trim();
+  const conditions = [
+    actor ? (/^[0-9a-f-]{36}$/i.test(actor) ? eq(auditLogs.actorId, actor.toLowerCase()) : eq(auditLogs.actorEmail, actor.toLowerCase())) : undefined,
+    q.target_type ? eq(auditLogs.targetType, q.target_type) : undefined,
+    q.target_id ? eq(auditLogs.targetId, q.target_id) : undefined,
+    q.action ? eq(auditLogs.action, q.action) : undefined,
+    q.from ? gte(auditLogs.occurredAt, startOfDay(q.from)) : undefined,
+    q.to ? lt(auditLogs.occurredAt, endOfDay(q.to)) : undefined,
+  ].filter((c) => c !== undefined);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** A page of the audit log, the newest first. */
+export async function listAuditLogs(ex: Executor, q: AuditLogFilter) {
+  return ex.select().from(auditLogs).where(auditLogWhere(q)).orderBy(desc(auditLogs.occurredAt), desc(auditLogs.id)).limit(q.limit).offset(q.offset);
+}
+
+export async function countAuditLogs(ex: Executor, q: Omit<AuditLogFilter, 'limit' | 'offset'>): Promise<number> {
+  const [count] = await ex.select({ total: sql<number>`count(*)::int` }).from(auditLogs).where(auditLogWhere(q));
+  return count?.total ?? 0;
 }
