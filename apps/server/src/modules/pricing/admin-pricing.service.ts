@@ -1,16 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { startOfDay, dayOf } from '@poi/shared/billing-time';
 import { senToDecimalString, toSen } from '@poi/shared/money';
 import type { AccountType } from '@poi/shared/roles';
 import { PRICING_FIELDS, type PricingPreview, type PricingVersionBody, type UpdatePricingVersionBody } from '@poi/shared/schemas/pricing';
 import type { Db, Executor } from '../../db/client';
-import { pricingVersions } from '../../db/schema/pricing';
-import { users } from '../../db/schema/users';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { toPricingVersion } from './pricing.mapper';
-import type { PricingVersionRow } from './pricing.repository';
+import { activeUsersOfType, deletePricingVersion, insertPricingVersion, lockPricingVersion, updatePricingVersion, type PricingVersionRow } from './pricing.repository';
 import { findVersionAt, type PricingService } from './pricing.service';
 
 export const adminPricingMessages = {
@@ -46,7 +44,7 @@ export function createAdminPricingService(deps: { db: Db; pricing: PricingServic
   });
 
   async function lockFuture(tx: Executor, id: number): Promise<PricingVersionRow> {
-    const [row] = await tx.select().from(pricingVersions).where(eq(pricingVersions.id, id)).for('update').limit(1);
+    const row = await lockPricingVersion(tx, id);
     if (!row) throw new AppError('NOT_FOUND', adminPricingMessages.notFound);
     if (row.effectiveFrom.getTime() <= now().getTime()) throw new AppError('CONFLICT', adminPricingMessages.inForce);
     return row;
@@ -66,29 +64,23 @@ export function createAdminPricingService(deps: { db: Db; pricing: PricingServic
       const prev = previous ? toPricingVersion(previous) : null;
       const proposed = { ...body, provider_share_percent: body.provider_share_percent };
       const changes = PRICING_FIELDS.filter((f) => !prev || prev[f] !== proposed[f]).map((f) => ({ field: f, from: prev ? prev[f] : null, to: proposed[f] }));
-      const [count] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(users)
-        .where(and(eq(users.accountType, body.account_type as AccountType), eq(users.status, 'active')));
-      return { account_type: body.account_type, effective_from: body.effective_from, previous: prev, changes, affected_users: count?.n ?? 0 };
+      const affected = await activeUsersOfType(db, body.account_type as AccountType);
+      return { account_type: body.account_type, effective_from: body.effective_from, previous: prev, changes, affected_users: affected };
     },
 
     async create(actor: AuditActor, body: PricingVersionBody) {
       const values = columns(body);
       try {
-        const row = await db.transaction(async (tx) => {
-          const [created] = await tx
-            .insert(pricingVersions)
-            .values({ accountType: body.account_type, ...values, createdBy: actor.id })
-            .returning();
+        const row = await inTransaction(db, async (tx) => {
+          const created = await insertPricingVersion(tx, { accountType: body.account_type, ...values, createdBy: actor.id });
           await writeAudit(tx, actor, {
             action: 'pricing_version.created',
             targetType: 'pricing_version',
-            targetId: String(created!.id),
+            targetId: String(created.id),
             before: null,
-            after: { ...toPricingVersion(created!), reason: body.reason },
+            after: { ...toPricingVersion(created), reason: body.reason },
           });
-          return created!;
+          return created;
         });
         return done(row);
       } catch (err) {
@@ -99,9 +91,9 @@ export function createAdminPricingService(deps: { db: Db; pricing: PricingServic
 
     async update(actor: AuditActor, id: number, body: UpdatePricingVersionBody) {
       try {
-        const row = await db.transaction(async (tx) => {
+        const row = await inTransaction(db, async (tx) => {
           const before = await lockFuture(tx, id);
-          const [updated] = await tx.update(pricingVersions).set(columns(body)).where(eq(pricingVersions.id, id)).returning();
+          const updated = await updatePricingVersion(tx, id, columns(body));
           await writeAudit(tx, actor, {
             action: 'pricing_version.updated',
             targetType: 'pricing_version',
@@ -119,9 +111,9 @@ export function createAdminPricingService(deps: { db: Db; pricing: PricingServic
     },
 
     async remove(actor: AuditActor, id: number, reason: string) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = await lockFuture(tx, id);
-        await tx.delete(pricingVersions).where(eq(pricingVersions.id, id));
+        await deletePricingVersion(tx, id);
         await writeAudit(tx, actor, { action: 'pricing_version.deleted', targetType: 'pricing_version', targetId: String(id), before: toPricingVersion(before), after: { reason } });
       });
       done(undefined);
