@@ -80,3 +80,8 @@ export async function touchApiKeys(ex: Executor, ids: string[], at: Date): Promi
     .set({ lastUsedAt: at })
     .where(and(inArray(apiKeys.id, ids), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at))));
 }
+
+/** Takes a transaction-scoped advisory lock on one user's API keys (held until the commit). */
+export async function lockUserApiKeys(ex: Executor, userId: string): Promise<void> {
+  await ex.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`api_keys:${userId}`}))`);
+}

@@ -1,8 +1,8 @@
 import { endOfDay } from '@poi/shared/billing-time';
 import { API_KEY_ROTATION_OVERLAP_HOURS } from '@poi/shared/limits';
 import type { CreateApiKeyInput } from '@poi/shared/schemas/api-keys';
-import { sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import { createTtlCache } from '../../lib/ttl-cache';
@@ -90,16 +90,16 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
       const expiresAt = body.expires_at ? parseExpiry(body.expires_at) : null;
       if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError('VALIDATION_ERROR', apiKeyMessages.expiryInPast, { errors: [{ field: 'expires_at', message: apiKeyMessages.expiryInPast }] });
       const version = await pricing.versionAt(user.accountType, new Date());
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         // Serialises concurrent creations of one user so that the maximum holds.
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`api_keys:${user.id}`}))`);
+        await repo.lockUserApiKeys(tx, user.id);
         if ((await repo.countLiveApiKeys(tx, user.id)) >= version.maxApiKeys) throw new AppError('CONFLICT', apiKeyMessages.limitReached(version.maxApiKeys));
         return issue(tx, user.id, { name: body.name, allowedIps: body.allowed_ips, allowedReferrers: body.allowed_referrers, expiresAt });
       });
     },
 
     async revoke(user, id) {
-      const key = await db.transaction(async (tx) => {
+      const key = await inTransaction(db, async (tx) => {
         const current = await requireOwnKey(tx, user, id);
         if (current.revokedAt) throw new AppError('CONFLICT', apiKeyMessages.alreadyRevoked);
         return (await repo.revokeApiKey(tx, id))!;
@@ -109,7 +109,7 @@ export function createApiKeysService(deps: { db: Db; pricing: PricingService; ch
     },
 
     async rotate(user, id) {
-      const result = await db.transaction(async (tx) => {
+      const result = await inTransaction(db, async (tx) => {
         const old = await requireOwnKey(tx, user, id);
         if (statusOf(old) !== 'active') throw new AppError('CONFLICT', apiKeyMessages.notRotatable);
         const issued = await issue(tx, user.id, {
