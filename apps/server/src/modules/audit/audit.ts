@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/client';
-import { auditLogs } from '../../db/schema/audit';
+import type { auditLogs } from '../../db/schema/audit';
+import { insertAuditLog } from './audit.repository';
 
 /** Who did it: a signed-in administrator or user (from the request), or the system (jobs, webhooks). */
 export interface AuditActor {
@@ -48,7 +49,7 @@ export interface AuditEntry {
  * change it records, so a change and its audit row commit together or not at all.
  */
 export async function writeAudit(ex: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  await ex.insert(auditLogs).values({
+  await insertAuditLog(ex, {
     actorId: actor.id,
     actorEmail: actor.email,
     action: entry.action,
