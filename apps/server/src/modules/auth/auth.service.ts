@@ -4,6 +4,7 @@ import { OTP_MAX_ATTEMPTS, OTP_MAX_PER_HOUR, OTP_RESEND_WAIT_SECONDS } from '@po
 import { messages } from '@poi/shared/messages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import { createTtlCache } from '../../lib/ttl-cache';
@@ -49,7 +50,7 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
   const tokenHash = (token: string) => hmacHex(config.appSecret, `magic:${token}`);
 
   async function signIn(challengeId: string, email: string): Promise<SignInResult> {
-    const result = await db.transaction(async (tx) => {
+    const result = await inTransaction(db, async (tx) => {
       if (!(await repo.consumeChallenge(tx, challengeId))) {
         throw new AppError('BAD_REQUEST', messages.otpInvalidOrExpired);
       }
@@ -72,7 +73,7 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
       const challengeId = randomUUID();
       const code = randomDigits(OTP_LENGTH);
       const token = randomAlnum(MAGIC_TOKEN_LENGTH);
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         await repo.lockAddress(tx, email);
         const window = await repo.getRequestWindow(tx, email);
         if (window.countLastHour > 0 && window.resendWaitSeconds > 0) {

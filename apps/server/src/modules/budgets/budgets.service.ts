@@ -4,6 +4,7 @@ import { BUDGET_ALERT_THRESHOLDS, type Budget } from '@poi/shared/schemas/budget
 import type { z } from 'zod';
 import type { budgetBodySchema } from '@poi/shared/schemas/budgets';
 import type { Db, Executor } from '../../db/client';
+import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { writeAudit, type AuditActor } from '../audit/audit';
@@ -60,7 +61,7 @@ export function createBudgetsService(deps: { db: Db; meter: UsageMeter; guard: B
     async set(user, body, actor) {
       await meter.flush().catch(() => undefined);
       const yearMonth = yearMonthOf();
-      const account = await db.transaction(async (tx) => {
+      const account = await inTransaction(db, async (tx) => {
         const account = await ensureBillingAccountForUser(tx, user.id);
         if (account.kind === 'corporate' && user.corporateRole !== 'owner' && user.corporateRole !== 'billing') {
           throw new AppError('FORBIDDEN', budgetMessages.corporateMemberForbidden);

@@ -3,6 +3,7 @@ import { senToDecimalString, toSen } from '@poi/shared/money';
 import { isAdmin, isDataProvider, isPlatformAdmin } from '@poi/shared/roles';
 import type { DatasetFilter, DatasetSort } from '@poi/shared/schemas/datasets';
 import type { Db, Executor } from '../../db/client';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
@@ -55,7 +56,7 @@ export function createDatasetsService(deps: {
     roles: { isPlatformDataset: boolean; assignedUserId: string | null; providerUserId: string | null },
   ) {
     const price = senToDecimalString(toSen(input.price_per_search));
-    const created = await db.transaction(async (tx) => {
+    const created = await inTransaction(db, async (tx) => {
       const dataset = await repo.insertDataset(tx, {
         name: input.name,
         description: input.description,
@@ -112,7 +113,7 @@ export function createDatasetsService(deps: {
 
     async changePrice(user, id, input) {
       const price = senToDecimalString(toSen(input.new_price));
-      const updated = await db.transaction(async (tx) => {
+      const updated = await inTransaction(db, async (tx) => {
         // The row lock orders concurrent changes: each closes exactly the row the previous one opened.
         const dataset = await requireManaged(tx, user, id, { forUpdate: true });
         await repo.closeCurrentPrice(tx, id);
@@ -127,7 +128,7 @@ export function createDatasetsService(deps: {
     },
 
     async remove(user, id) {
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         await requireManaged(tx, user, id, { forUpdate: true });
         // POIs and price history go with it (ON DELETE CASCADE), in the same transaction.
         await repo.deleteDataset(tx, id);

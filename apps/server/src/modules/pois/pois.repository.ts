@@ -730,3 +730,51 @@ export async function deleteUntouchedPois(ex: Executor, datasetId: string, kept:
     .returning({ id: pois.id });
   return rows.length;
 }
+
+interface SearchColumnsOf {
+  searchText: string;
+  searchVersion: number;
+}
+
+/** A batch of POIs folded by an older version, locked; rows another instance holds are skipped (SKIP LOCKED). */
+export async function lockStaleSearchPois(ex: Executor, version: number, size: number) {
+  const { rows } = await ex.execute<{ id: string; name: string; address: string | null; category: string | null; tags: string[] }>(
+    sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${version}
+        ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
+  );
+  return rows;
+}
+
+/** Rewrites the search columns of these POIs (the provider's fields and updated_at untouched). */
+export async function writePoiSearchColumns(ex: Executor, ids: string[], cols: Array<SearchColumnsOf & { searchBigrams: string[]; searchName: string }>): Promise<void> {
+  await ex.execute(sql`
+    UPDATE pois AS p
+       SET search_text = u.search_text, search_bigrams = u.search_bigrams::text[], search_name = u.search_name, search_version = u.search_version
+      FROM unnest(
+        ${sql.param(ids)}::uuid[], ${sql.param(cols.map((c) => c.searchText))}::text[],
+        ${sql.param(cols.map((c) => arrayLiteral(c.searchBigrams)))}::text[], ${sql.param(cols.map((c) => c.searchName))}::text[],
+        ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
+      ) AS u(id, search_text, search_bigrams, search_name, search_version)
+     WHERE p.id = u.id`);
+}
+
+/** A batch of datasets folded by an older version, locked; rows another instance holds are skipped (SKIP LOCKED). */
+export async function lockStaleSearchDatasets(ex: Executor, version: number, size: number) {
+  const { rows } = await ex.execute<{ id: string; name: string; description: string | null }>(
+    sql`SELECT id, name, description FROM datasets WHERE search_version < ${version}
+        ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
+  );
+  return rows;
+}
+
+/** Rewrites the search columns of these datasets. */
+export async function writeDatasetSearchColumns(ex: Executor, ids: string[], cols: Array<SearchColumnsOf & { searchGrams: string[] }>): Promise<void> {
+  await ex.execute(sql`
+    UPDATE datasets AS d
+       SET search_text = u.search_text, search_grams = u.search_grams::text[], search_version = u.search_version
+      FROM unnest(
+        ${sql.param(ids)}::uuid[], ${sql.param(cols.map((c) => c.searchText))}::text[],
+        ${sql.param(cols.map((c) => arrayLiteral(c.searchGrams)))}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
+      ) AS u(id, search_text, search_grams, search_version)
+     WHERE d.id = u.id`);
+}

@@ -5,6 +5,7 @@ import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, SEARCH_TOTAL_CAP, searchMess
 import { ImportFormatError, parseImport } from './import-parser';
 import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } from './import-source';
 import { pgClientOf, type Db } from '../../db/client';
+import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
 import { timeSlice } from '../../lib/time-slice';
@@ -271,7 +272,7 @@ export function createPoisService(deps: {
   const notFound = () => new AppError('NOT_FOUND', messages.poiNotFound);
   /** A writing transaction; once it commits, caches holding these datasets' POIs are told. */
   async function changed<T>(datasetIds: string[], work: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
-    const result = await db.transaction(work);
+    const result = await inTransaction(db, work);
     for (const id of datasetIds) deps.changes?.changed('dataset', id);
     // The in-memory index has applied the write before it answers: the writer's next search sees it.
     await deps.searchIndex?.catchUp();

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/client';
-import { arrayLiteral } from '../../db/sql';
+import { inTransaction } from '../../db/transaction';
 import { timeSlice } from '../../lib/time-slice';
 import { DATASET_SEARCH_VERSION, datasetSearchColumns } from '../datasets/datasets.repository';
+import { lockStaleSearchDatasets, lockStaleSearchPois, writeDatasetSearchColumns, writePoiSearchColumns } from './pois.repository';
 import { prepareSearchColumns, SEARCH_FOLD_VERSION, searchColumns, setStaleSearchRows } from './search-columns';
 
 /**
@@ -15,11 +15,8 @@ import { prepareSearchColumns, SEARCH_FOLD_VERSION, searchColumns, setStaleSearc
  * updated_at are not touched. Answers how many rows it rewrote.
  */
 export async function backfillSearchBatch(db: Executor, size: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: string; name: string; address: string | null; category: string | null; tags: string[] }>(
-      sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${SEARCH_FOLD_VERSION}
-          ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
-    );
+  return inTransaction(db, async (tx) => {
+    const rows = await lockStaleSearchPois(tx, SEARCH_FOLD_VERSION, size);
     if (!rows.length) return 0;
     // Rows written without readings would stay stale and be read again forever.
     await prepareSearchColumns();
@@ -31,15 +28,11 @@ export async function backfillSearchBatch(db: Executor, size: number): Promise<n
       await slice.tick();
       cols.push(searchColumns({ name: r.name, address: r.address, category: r.category, tags: r.tags }));
     }
-    await tx.execute(sql`
-      UPDATE pois AS p
-         SET search_text = u.search_text, search_bigrams = u.search_bigrams::text[], search_name = u.search_name, search_version = u.search_version
-        FROM unnest(
-          ${sql.param(rows.map((r) => r.id))}::uuid[], ${sql.param(cols.map((c) => c.searchText))}::text[],
-          ${sql.param(cols.map((c) => arrayLiteral(c.searchBigrams)))}::text[], ${sql.param(cols.map((c) => c.searchName))}::text[],
-          ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
-        ) AS u(id, search_text, search_bigrams, search_name, search_version)
-       WHERE p.id = u.id`);
+    await writePoiSearchColumns(
+      tx,
+      rows.map((r) => r.id),
+      cols,
+    );
     return rows.length;
   });
 }
@@ -49,21 +42,15 @@ export async function backfillSearchBatch(db: Executor, size: number): Promise<n
  * thousand short rows, in one statement per batch. Answers how many it rewrote.
  */
 export async function backfillDatasetSearchBatch(db: Executor, size: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: string; name: string; description: string | null }>(
-      sql`SELECT id, name, description FROM datasets WHERE search_version < ${DATASET_SEARCH_VERSION}
-          ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
-    );
+  return inTransaction(db, async (tx) => {
+    const rows = await lockStaleSearchDatasets(tx, DATASET_SEARCH_VERSION, size);
     if (!rows.length) return 0;
     const cols = rows.map((r) => datasetSearchColumns(r.name, r.description));
-    await tx.execute(sql`
-      UPDATE datasets AS d
-         SET search_text = u.search_text, search_grams = u.search_grams::text[], search_version = u.search_version
-        FROM unnest(
-          ${sql.param(rows.map((r) => r.id))}::uuid[], ${sql.param(cols.map((c) => c.searchText))}::text[],
-          ${sql.param(cols.map((c) => arrayLiteral(c.searchGrams)))}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
-        ) AS u(id, search_text, search_grams, search_version)
-       WHERE d.id = u.id`);
+    await writeDatasetSearchColumns(
+      tx,
+      rows.map((r) => r.id),
+      cols,
+    );
     return rows.length;
   });
 }
