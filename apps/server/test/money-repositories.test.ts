@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/client';
+import { invoices } from '../src/db/schema/invoices';
+import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
+import { users } from '../src/db/schema/users';
+import { inTransaction } from '../src/db/transaction';
+import { SYSTEM_ACTOR } from '../src/modules/audit/audit';
+import { activateCorporateAccount } from '../src/modules/corporate/corporate-activation';
+import { countCorporateAccounts, findCorporateWithBilling, insertCorporateAccount, listCorporateAccounts, updateCorporateAccount, syncCorporateBillingAccount } from '../src/modules/corporate/corporate.repository';
+import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/invoices/billing-accounts.repository';
+import { nextInvoiceNumber, nextNumber, nextReceiptNumber } from '../src/modules/invoices/numbering.repository';
+import { providerShareSenByMonth, providerShares } from '../src/modules/revenue/revenue.repository';
+import { countPendingTransfers, listPendingTransfers, lockOverdueCandidates, markInvoiceOverdue } from '../src/modules/transfers/transfers.repository';
+import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
+import { createScratchDatabase, uniqueEmail, type ScratchDatabase } from './helpers';
+
+/*
+ * The repository functions that carry money (besides payments'), against a migrated database
+ * (PGlite, or PostgreSQL with TEST_DATABASE_URL): gap-free numbers, the transfers expected and the
+ * overdue marker's once-only move, a corporate account's billing data, and the providers' shares.
+ * Each test works in its own far-future month or series, so the shared database does not matter.
+ */
+
+let scratch: ScratchDatabase;
+let database: Database;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  database = await scratch.open();
+});
+afterAll(async () => {
+  await database?.close();
+  await scratch?.drop();
+});
+
+async function newUser(prefix: string) {
+  const [user] = await database.db.insert(users).values({ email: uniqueEmail(prefix) }).returning();
+  return user!;
+}
+
+let seq = 0;
+/** An issued bank-transfer invoice of `totalYen` (paid `paidYen`), due on `dueDate`. */
+async function transferInvoice(billingAccountId: string, totalYen: number, dueDate: string, paidYen = 0) {
+  const subtotalYen = Math.ceil(totalYen / 1.1);
+  const [invoice] = await database.db
+    .insert(invoices)
+    .values({
+      billingAccountId,
+      kind: 'correction',
+      yearMonth: '2098-11',
+      status: paidYen ? 'partially_paid' : 'issued',
+      number: `POI-209811-${String(++seq).padStart(6, '0')}-${randomUUID().slice(0, 4)}`,
+      periodStart: '2098-11-01',
+      periodEnd: '2098-11-30',
+      issueDate: '2098-11-30',
+      dueDate,
+      subtotalYen,
+      taxYen: totalYen - subtotalYen,
+      totalYen,
+      paidYen,
+      paymentMethod: 'bank_transfer',
+      issuerSnapshot: { name: 'POI Cloud' },
+      recipientSnapshot: { addressee: '振込 花子', honorific: '様' },
+    })
+    .returning();
+  return invoice!;
+}
+
+describe('numbering.repository', () => {
+  it('hands out consecutive numbers per series, and a rolled-back issue gives its number back', async () => {
+    const series = `test:${randomUUID()}`;
+    expect(await inTransaction(database.db, (tx) => nextNumber(tx, series))).toBe(1);
+    expect(await inTransaction(database.db, (tx) => nextNumber(tx, series))).toBe(2);
+    await expect(
+      inTransaction(database.db, async (tx) => {
+        expect(await nextNumber(tx, series)).toBe(3);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await inTransaction(database.db, (tx) => nextNumber(tx, series))).toBe(3);
+  });
+
+  it('formats invoice and receipt numbers by month, six digits, counted apart', async () => {
+    const first = await inTransaction(database.db, (tx) => nextInvoiceNumber(tx, '2097-03'));
+    const second = await inTransaction(database.db, (tx) => nextInvoiceNumber(tx, '2097-03'));
+    expect(first).toBe('POI-209703-000001');
+    expect(second).toBe('POI-209703-000002');
+    expect(await inTransaction(database.db, (tx) => nextReceiptNumber(tx, '2097-03-15'))).toBe('R-209703-000001');
+  });
+});
+
+describe('transfers.repository', () => {
+  it('lists the transfers expected with their exact amounts, and the overdue marker moves an invoice once', async () => {
+    const user = await newUser('transrepo');
+    const account = await ensureBillingAccountForUser(database.db, user.id);
+    const due = await transferInvoice(account.id, 1100, '2098-12-31', 300);
+    const notYetDue = await transferInvoice(account.id, 2200, '2099-01-31');
+
+    const pending = (await listPendingTransfers(database.db, 1000, 0)).filter((r) => r.invoice.billingAccountId === account.id);
+    expect(pending.map((r) => [r.invoice.id, r.invoice.totalYen, r.invoice.paidYen, r.customerNumber])).toEqual([
+      [due.id, 1100, 300, account.customerNumber],
+      [notYetDue.id, 2200, 0, account.customerNumber],
+    ]);
+    expect(await countPendingTransfers(database.db)).toBeGreaterThanOrEqual(2);
+
+    const mark = (today: string) =>
+      inTransaction(database.db, async (tx) => {
+        const rows = (await lockOverdueCandidates(tx, today)).filter((r) => r.billingAccountId === account.id);
+        for (const row of rows) await markInvoiceOverdue(tx, row.id);
+        return rows.map((r) => r.id);
+      });
+    // Due on the 31st: overdue from the next day on, once.
+    expect(await mark('2098-12-31')).toEqual([]);
+    expect(await mark('2099-01-01')).toEqual([due.id]);
+    expect(await mark('2099-01-02')).toEqual([]);
+    const still = (await listPendingTransfers(database.db, 1000, 0)).find((r) => r.invoice.id === due.id);
+    expect(still?.invoice.status).toBe('overdue');
+  });
+});
+
+describe('corporate.repository', () => {
+  it('activates an application once into one billing account that follows the company data', async () => {
+    const owner = await newUser('corprepo');
+    const name = `試験商事${randomUUID().slice(0, 8)}`;
+    const pending = await insertCorporateAccount(database.db, {
+      status: 'pending',
+      companyName: name,
+      companyNameKana: 'シケンショウジ',
+      postalCode: '100-0001',
+      address: '東京都千代田区1-1',
+      phone: '03-0000-0000',
+      billingContactName: '経理 太郎',
+      billingEmails: ['billing@example.com'],
+      paymentMethod: 'bank_transfer',
+      appliedBy: owner.id,
+    });
+    const activated = await inTransaction(database.db, (tx) => activateCorporateAccount(tx, SYSTEM_ACTOR, pending, { via: 'admin', creditLimitYen: 500_000 }));
+    expect(activated.corporate).toMatchObject({ status: 'active', creditLimitYen: 500_000 });
+    expect(activated.billing.paymentMethod).toBe('bank_transfer');
+    expect(activated.affectedUserIds).toEqual([owner.id]);
+
+    const after = await inTransaction(database.db, async (tx) => {
+      const changed = await updateCorporateAccount(tx, pending.id, { department: '経理部', creditLimitYen: 1_000_000 });
+      await syncCorporateBillingAccount(tx, changed);
+      return changed;
+    });
+    expect(after.creditLimitYen).toBe(1_000_000);
+    expect(await findBillingAccountById(database.db, activated.billing.id)).toMatchObject({ addressee: `${name} 経理部`, paymentMethod: 'bank_transfer', creditYen: 0 });
+
+    const found = await findCorporateWithBilling(database.db, pending.id);
+    expect(found?.billingId).toBe(activated.billing.id);
+    const listed = await listCorporateAccounts(database.db, { q: name });
+    expect(listed.map((r) => [r.corp.id, Number(r.members), r.customerNumber])).toEqual([[pending.id, 1, activated.billing.customerNumber]]);
+    expect(await countCorporateAccounts(database.db, { q: name })).toBe(1);
+  });
+});
+
+describe('revenue.repository', () => {
+  it("floors each provider dataset's revenue units to the sen, month by month, leaving the platform out", async () => {
+    const consumer = await newUser('revconsumer');
+    const provider = await newUser('revprovider');
+    const dataset = randomUUID();
+    const platformDataset = randomUUID();
+    const apiKeyId = randomUUID();
+    // 3 searches at 133 sen with a 70 % share: 3 × 133 × 7,000 = 2,793,000 units = 279.3 sen → 279.
+    const events: UsageEvent[] = Array.from({ length: 3 }, (_, i) => ({
+      requestId: randomUUID(),
+      occurredAt: new Date(`2096-05-0${i + 1}T03:00:00Z`),
+      day: `2096-05-0${i + 1}`,
+      userId: consumer.id,
+      apiKeyId,
+      accountType: 'individual',
+      pricingVersionId: 1,
+      datasetIds: [dataset, platformDataset],
+      datasetPricesSen: [133, 50],
+      datasetSharesBp: [7000, 0],
+      datasetRecipientIds: [provider.id, PLATFORM_RECIPIENT],
+      baseFeeSen: 10,
+      amountSen: 193,
+      free: false,
+    }));
+    expect(await writeUsageEvents(database.db, events)).toBe(3);
+    // Stored once: the same request ids add nothing.
+    expect(await writeUsageEvents(database.db, events)).toBe(0);
+
+    const byMonth = await providerShareSenByMonth(database.db, '2096-05-01', '2096-05-31');
+    expect(byMonth.map((r) => [r.ym, Number(r.sen)])).toEqual([['2096-05', 279]]);
+    const shares = await providerShares(database.db, '2096-05-01', '2096-05-31');
+    expect(shares.map((r) => [r.recipient_id, Number(r.searches), Number(r.gross_sen), Number(r.share_sen)])).toEqual([[provider.id, 3, 399, 279]]);
+  });
+});
