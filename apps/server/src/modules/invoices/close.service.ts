@@ -1,20 +1,19 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { daysOfMonth, dayOf, monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import { toSen } from '@poi/shared/money';
 import type { Config } from '../../config';
 import type { Db, Executor } from '../../db/client';
-import { billingAccounts } from '../../db/schema/invoices';
+import { inTransaction } from '../../db/transaction';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';
-import { ensureBillingAccountForUser, type BillingAccountRow } from './billing-accounts.repository';
+import { ensureBillingAccountForUser, findBillingAccountById, type BillingAccountRow } from './billing-accounts.repository';
 import { computeCharges, endOfNextMonth, issueDecision, nextYearMonth, type BaseFeeUsage, type Charges, type DatasetUsage } from './charges';
 import * as repo from './close.repository';
 import { bankSnapshot } from '../transfers/bank-transfer';
 import { buildInvoiceIssuedMail } from './invoice-mail';
 import type { InvoiceRow } from './invoices.mapper';
-import { nextInvoiceNumber } from './numbering';
+import { nextInvoiceNumber } from './numbering.repository';
 
 /** Called after an issuing transaction commits, with the invoices it issued (the card charge hooks in here). */
 export type AfterIssue = (invoiceIds: string[]) => Promise<void>;
@@ -154,8 +153,7 @@ export function createCloseService(deps: {
 
   async function accountOf(tx: Executor, group: AccountGroup): Promise<BillingAccountRow> {
     if (group.anchorUserId) return ensureBillingAccountForUser(tx, group.anchorUserId);
-    const [row] = await tx.select().from(billingAccounts).where(eq(billingAccounts.id, group.billingAccountId!)).limit(1);
-    return row!;
+    return (await findBillingAccountById(tx, group.billingAccountId!))!;
   }
 
   /** One account's invoice in its own transaction: 'issued' (with the row), 'carried', 'none' or 'exists'. */
@@ -173,7 +171,7 @@ export function createCloseService(deps: {
     const days = daysOfMonth(yearMonth);
     const today = dayOf(now());
 
-    return db.transaction(async (tx) => {
+    return inTransaction(db, async (tx) => {
       const account = await accountOf(tx, group);
       const claimed = await repo.claimMonthlyInvoice(tx, {
         billingAccountId: account.id,

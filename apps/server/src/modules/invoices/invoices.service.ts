@@ -1,17 +1,16 @@
-import { eq } from 'drizzle-orm';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { senToYen } from '@poi/shared/money';
 import { isAdmin } from '@poi/shared/roles';
 import type { BillingAccount, BillingAccountView, BillingDetailsBody, CurrentCharges, InvoiceDetail, InvoiceList, InvoiceListQuery } from '@poi/shared/schemas/invoices';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { billingAccounts } from '../../db/schema/invoices';
+import { inTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';
 import { bankTransferInstructions } from '../transfers/bank-transfer';
-import { ensureBillingAccountForUser, findBillingAccountByUser, type BillingAccountRow } from './billing-accounts.repository';
+import { ensureBillingAccountForUser, findBillingAccountByUser, lockBillingAccount, type BillingAccountRow } from './billing-accounts.repository';
 import * as repo from './invoices.repository';
 import { computeCharges } from './charges';
 import { freeSearchesOfUsers, monthUsage, userTargets, corporateMembers } from './close.repository';
@@ -114,9 +113,9 @@ export function createBillingService(deps: { db: Db; config: Pick<Config, 'strip
 
     async updateDetails(user, body, actor) {
       assertMayBill(user);
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const account = await ensureBillingAccountForUser(tx, user.id);
-        const [before] = await tx.select().from(billingAccounts).where(eq(billingAccounts.id, account.id)).for('update');
+        const before = await lockBillingAccount(tx, account.id);
         const postalCode = body.postal_code ? body.postal_code.replace(/^(\d{3})-?(\d{4})$/, '$1-$2') : null;
         const updated = await repo.updateBillingDetails(tx, account.id, {
           addressee: body.addressee,

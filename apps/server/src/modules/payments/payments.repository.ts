@@ -8,7 +8,7 @@ import { payments } from '../../db/schema/payments';
 import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
-import { nextReceiptNumber } from '../invoices/numbering';
+import { nextReceiptNumber } from '../invoices/numbering.repository';
 
 export interface NewPayment {
   invoiceId: string;
