@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCorporateMessages } from '../src/modules/corporate/admin-corporate.service';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * Admin calls on corporate accounts (issue 14): roles, list filters and paging, create with an
@@ -10,18 +10,9 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
  */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(prefix: string, accountType = 'trial'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: '準備' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const company = (over: Record<string, unknown> = {}) => ({
   company_name: '株式会社ポイ管理',
@@ -49,8 +40,7 @@ async function create(owner: Actor, over: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -59,7 +49,7 @@ afterAll(async () => {
 
 describe('admin corporate', () => {
   it('answers 401 unsigned and 403 to non-admins on every call', async () => {
-    const user = await newUser('nonadmin', 'individual');
+    const user = await ctx.newUser('individual', 'nonadmin', '準備');
     const id = randomUUID();
     const calls: Array<[method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>]> = [
       ['GET', '/admin/corporate'],
@@ -78,7 +68,7 @@ describe('admin corporate', () => {
   });
 
   it('creates an active account with its owner, billing account and one audit row', async () => {
-    const owner = await newUser('owner');
+    const owner = await ctx.newUser('trial', 'owner');
     const d = await create(owner);
     expect(d.account).toMatchObject({ status: 'active', credit_limit: 300000 });
     expect(d.account.customer_number).toMatch(/^\d{7}$/);
@@ -96,7 +86,7 @@ describe('admin corporate', () => {
 
   it('lists by status and search, newest first, with paging and an exact total', async () => {
     const mark = `検索${Date.now().toString(36)}`;
-    for (let i = 0; i < 5; i++) await create(await newUser(`list${i}`), { company_name: `${mark}商事${i}` });
+    for (let i = 0; i < 5; i++) await create(await ctx.newUser('trial', `list${i}`), { company_name: `${mark}商事${i}` });
     const page = async (q: string) => {
       const res = await api('GET', `/admin/corporate?${q}`, admin);
       expect(res.statusCode, res.body).toBe(200);
@@ -118,7 +108,7 @@ describe('admin corporate', () => {
   });
 
   it('updates company and billing data for future invoices only; issued invoices keep their snapshot', async () => {
-    const owner = await newUser('update');
+    const owner = await ctx.newUser('trial', 'update');
     const d = await create(owner);
     const account = (await ctx.query<{ id: string }>('SELECT id FROM billing_accounts WHERE corporate_account_id = $1', [d.account.id]))[0]!;
     await ctx.query(
@@ -148,9 +138,9 @@ describe('admin corporate', () => {
   });
 
   it("suspending stops every member's API key at once; reactivating brings them back", async () => {
-    const owner = await newUser('suspendowner');
+    const owner = await ctx.newUser('trial', 'suspendowner');
     const d = await create(owner);
-    const member = await newUser('member');
+    const member = await ctx.newUser('trial', 'member');
     expect((await api('POST', `/admin/corporate/${d.account.id}/members`, admin, { user_id: member.id, role: 'member', reason: '追加' })).statusCode).toBe(200);
     const key = (await api('POST', '/api-keys', member, { name: '法人メンバー' })).json().data.key as string;
     const search = () => ctx.app.inject({ method: 'GET', url: '/api/v1/poi/search?keyword=test', headers: { 'x-api-key': key } });
@@ -176,7 +166,7 @@ describe('admin corporate', () => {
   });
 
   it('rejects a pending application once, with its reason shown to the applicant', async () => {
-    const applicant = await newUser('applicant');
+    const applicant = await ctx.newUser('trial', 'applicant');
     const applied = await api('POST', '/upgrade/corporate', applicant, company());
     expect(applied.statusCode, applied.body).toBe(200);
     const id = applied.json().data.id as string;
@@ -191,17 +181,17 @@ describe('admin corporate', () => {
   });
 
   it('adds and removes members, never the last owner nor a member of another company', async () => {
-    const owner = await newUser('membersowner');
+    const owner = await ctx.newUser('trial', 'membersowner');
     const d = await create(owner);
-    const other = await create(await newUser('otherowner'));
-    const billing = await newUser('billing', 'individual');
+    const other = await create(await ctx.newUser('trial', 'otherowner'));
+    const billing = await ctx.newUser('individual', 'billing', '準備');
     const add = await api('POST', `/admin/corporate/${d.account.id}/members`, admin, { user_id: billing.id, role: 'billing', reason: '経理担当' });
     expect(add.statusCode, add.body).toBe(200);
     expect(add.json().data.members.map((m: { corporate_role: string }) => m.corporate_role).sort()).toEqual(['billing', 'owner']);
     expect((await api('POST', `/admin/corporate/${other.account.id}/members`, admin, { user_id: billing.id, role: 'member', reason: 'x' })).statusCode).toBe(409);
     expect((await api('POST', `/admin/corporate/${d.account.id}/members`, admin, { user_id: billing.id, role: 'member', reason: 'x' })).statusCode).toBe(409);
     expect((await api('POST', `/admin/corporate/${d.account.id}/members`, admin, { user_id: randomUUID(), role: 'member', reason: 'x' })).statusCode).toBe(404);
-    const provider = await newUser('provider', 'data_provider');
+    const provider = await ctx.newUser('data_provider', 'provider', '準備');
     expect((await api('POST', `/admin/corporate/${d.account.id}/members`, admin, { user_id: provider.id, role: 'member', reason: 'x' })).statusCode).toBe(409);
     const last = await api('POST', `/admin/corporate/${d.account.id}/members/${owner.id}/remove`, admin, { reason: 'x' });
     expect(last.statusCode).toBe(409);
@@ -215,7 +205,7 @@ describe('admin corporate', () => {
   });
 
   it('shows the detail with members, invoices and the audit trail; unknown ids are 404', async () => {
-    const owner = await newUser('detail');
+    const owner = await ctx.newUser('trial', 'detail');
     const d = await create(owner);
     const res = await api('GET', `/admin/corporate/${d.account.id}`, admin);
     expect(res.statusCode).toBe(200);

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions } from 'fastify';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -121,14 +121,89 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   return { database: await scratch.open(), drop: scratch.drop };
 }
 
+/** A signed-in console user as the route tests use one. */
+export interface Actor {
+  token: string;
+  id: string;
+  email: string;
+}
+
+/** Who calls: a signed-in actor (anything with a token), a bare token, or nobody. */
+export type Caller = { token: string } | string | undefined;
+
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * One console API call on `app`: the path under /console/v1, the caller's bearer token, and the
+ * body as given (objects as JSON; a string is sent as it is, as JSON).
+ */
+export function consoleApi(app: FastifyInstance, method: ApiMethod, url: string, who?: Caller, body?: unknown) {
+  const token = typeof who === 'string' ? who : who?.token;
+  return app.inject({
+    method,
+    url: `/console/v1${url}`,
+    headers: { ...(token ? bearer(token) : {}), ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}) },
+    ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+  });
+}
+
 export interface TestContext {
   app: FastifyInstance;
   mailbox: Mailbox;
   database: Database;
   /** Raw SQL against the test database, for ageing rows and checking what is stored. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** A console API call on this context's app (consoleApi). */
+  api(method: ApiMethod, url: string, who?: Caller, body?: unknown): ReturnType<typeof consoleApi>;
+  /** The administrator (ADMIN_EMAILS), signed in once per context. */
+  admin(): Promise<Actor>;
+  /**
+   * A new user signed in through the real flow; any type but trial is set by the admin's
+   * change-type (with `reason`, which lands in the audit log), which must answer 200.
+   */
+  newUser(accountType?: string, prefix?: string, reason?: string): Promise<Actor>;
+  /** A new data provider. */
+  newProvider(prefix?: string): Promise<Actor>;
+  /** A public dataset created by its owner (a provider); answers its id. Free and with a unique name unless given. */
+  newDataset(owner: Caller, options?: { price?: number; name?: string }): Promise<string>;
   close(): Promise<void>;
 }
+
+/** What signing in needs: an app and the mailbox its sign-in mails go to. */
+export type SignInTarget = Pick<TestContext, 'app' | 'mailbox'>;
+
+/** The test-support calls of a context, bound to its own app and mailbox (closures, so they can be destructured). */
+export function contextCalls(ctx: SignInTarget): Pick<TestContext, 'api' | 'admin' | 'newUser' | 'newProvider' | 'newDataset'> {
+  const api: TestContext['api'] = (method, url, who, body) => consoleApi(ctx.app, method, url, who, body);
+  let admin: Promise<Actor> | undefined;
+  const signedInAdmin = (): Promise<Actor> =>
+    (admin ??= signIn(ctx, ADMIN_EMAIL).then((s) => ({ token: s.token, id: s.user.id, email: ADMIN_EMAIL })));
+  const newUser: TestContext['newUser'] = async (accountType = 'trial', prefix = accountType, reason = 'テスト') => {
+    const email = uniqueEmail(prefix);
+    const s = await signIn(ctx, email);
+    if (accountType !== 'trial') {
+      const res = await api('POST', `/admin/users/${s.user.id}/change-type`, await signedInAdmin(), { account_type: accountType, reason });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    return { token: s.token, id: s.user.id, email };
+  };
+  let datasets = 0;
+  return {
+    api,
+    admin: signedInAdmin,
+    newUser,
+    newProvider: (prefix = 'provider') => newUser('data_provider', prefix),
+    async newDataset(owner, options = {}) {
+      const name = options.name ?? `データセット ${process.pid}-${++datasets}-${Math.random().toString(36).slice(2, 8)}`;
+      const res = await api('POST', '/datasets/public/create', owner, { name, price_per_search: options.price ?? 0 });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.dataset_id as string;
+    },
+  };
+}
+
+/** The administrator's address in every test context (ADMIN_EMAILS). */
+export const ADMIN_EMAIL = 'admin@example.com';
 
 export async function createTestContext(env: Record<string, string> = {}, options: { logStream?: DestinationStream } = {}): Promise<TestContext> {
   const mailbox = await startMailbox();
@@ -153,6 +228,7 @@ export async function createTestContext(env: Record<string, string> = {}, option
     app,
     mailbox,
     database,
+    ...contextCalls({ app, mailbox }),
     async query<T>(text: string, params: unknown[] = []) {
       const client = (database.db as unknown as { $client: { query: (t: string, p: unknown[]) => Promise<{ rows: T[] }> } }).$client;
       return (await client.query(text, params)).rows;
@@ -188,16 +264,16 @@ export async function buildAppOn(database: Database, env: Record<string, string>
 let seq = 0;
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++seq}@example.com`;
 
-export async function requestCode(ctx: TestContext, email: string, extra: Record<string, unknown> = {}) {
+export async function requestCode(ctx: SignInTarget, email: string, extra: Record<string, unknown> = {}) {
   return ctx.app.inject({ method: 'POST', url: '/console/v1/auth/request-otp', payload: { email, ...extra } });
 }
 
-export async function verifyCode(ctx: TestContext, email: string, code: string) {
+export async function verifyCode(ctx: SignInTarget, email: string, code: string) {
   return ctx.app.inject({ method: 'POST', url: '/console/v1/auth/verify-otp', payload: { email, code } });
 }
 
 /** Signs in through the real flow (request, mail, verify) and answers the bearer token and user. */
-export async function signIn(ctx: TestContext, email: string): Promise<{ token: string; user: { id: string; role: string; account_type: string } }> {
+export async function signIn(ctx: SignInTarget, email: string): Promise<{ token: string; user: { id: string; role: string; account_type: string } }> {
   const before = ctx.mailbox.count(email);
   const res = await requestCode(ctx, email);
   if (res.statusCode !== 200) throw new Error(`request-otp ${res.statusCode} ${res.body}`);

@@ -11,7 +11,7 @@ import { createCloseService } from '../src/modules/invoices/close.service';
 import { createPricingService } from '../src/modules/pricing/pricing.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
 import { createMailer } from '../src/plugins/mail';
-import { bearer, createScratchDatabase, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
+import { createScratchDatabase, createTestContext, silentLog, type Actor, type TestContext } from './helpers';
 
 /*
  * The monthly close (BILLING.md "Invoices"): usage → lines, tax once per invoice, total; idempotent
@@ -19,7 +19,6 @@ import { bearer, createScratchDatabase, createTestContext, signIn, silentLog, un
  */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
 const ISSUER_ENV = {
@@ -33,15 +32,7 @@ const ISSUER_ENV = {
   BANK_ACCOUNT_HOLDER: 'ポイクラウド(カ',
 };
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(accountType = 'individual'): Promise<Actor> {
-  const email = uniqueEmail(accountType);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 async function createDataset(name: string, price: number): Promise<string> {
   const res = await api('POST', '/admin/datasets/assign', admin, { name, price_per_search: price, assigned_user_id: null, provider_user_id: null });
@@ -110,8 +101,7 @@ async function linesOf(invoiceId: string) {
 
 beforeAll(async () => {
   ctx = await createTestContext(ISSUER_ENV);
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -121,7 +111,7 @@ afterAll(async () => {
 describe('monthly close', () => {
   it('turns a month of usage into exact lines, one tax figure and the total, with snapshots, audit and mail', async () => {
     const ym = '2026-10';
-    const user = await newUser();
+    const user = await ctx.newUser('individual');
     const d1 = await createDataset('駅データ', 0.07);
     const d2 = await createDataset('病院データ', 1.5);
     await writeUsageEvents(ctx.database.db, [
@@ -164,7 +154,7 @@ describe('monthly close', () => {
 
   it('closing twice, or concurrently, issues one invoice per account', async () => {
     const ym = '2026-09';
-    const users = [await newUser(), await newUser()];
+    const users = [await ctx.newUser('individual'), await ctx.newUser('individual')];
     const d = await createDataset('重複テスト', 2);
     for (const u of users) await writeUsageEvents(ctx.database.db, events(u.id, ym, 100, { datasets: [[d, 200]] }));
     const [a, b] = await Promise.all([close(ym), close(ym)]);
@@ -181,9 +171,9 @@ describe('monthly close', () => {
   it('numbers a month without gaps, skips zero totals and creates no account for them', async () => {
     const ym = '2026-08';
     const d = await createDataset('連番テスト', 1);
-    const billed = [await newUser(), await newUser(), await newUser()];
+    const billed = [await ctx.newUser('individual'), await ctx.newUser('individual'), await ctx.newUser('individual')];
     for (const u of billed) await writeUsageEvents(ctx.database.db, events(u.id, ym, 60, { datasets: [[d, 100]] }));
-    const trial = await newUser('trial');
+    const trial = await ctx.newUser('trial');
     await writeUsageEvents(ctx.database.db, events(trial.id, ym, 30, { datasets: [], baseFeeSen: 0, free: true, accountType: 'trial' }));
     const result = await close(ym);
     expect(result.issued).toBe(3);
@@ -195,7 +185,7 @@ describe('monthly close', () => {
 
   it('refuses to change an issued invoice (service and trigger) and to delete it', async () => {
     const ym = '2026-07';
-    const u = await newUser();
+    const u = await ctx.newUser('individual');
     const d = await createDataset('不変テスト', 3);
     await writeUsageEvents(ctx.database.db, events(u.id, ym, 40, { datasets: [[d, 300]] }));
     await close(ym);
@@ -213,7 +203,7 @@ describe('monthly close', () => {
 
   it('carries a card total under ¥50 to the next invoice, applies credit, and bills transfers to the end of next month', async () => {
     const d = await createDataset('繰越テスト', 0.5);
-    const small = await newUser();
+    const small = await ctx.newUser('individual');
     // ¥20 + tax ¥2 = ¥22 < ¥50: not issued in June, carried into July.
     await writeUsageEvents(ctx.database.db, events(small.id, '2026-05', 40, { datasets: [[d, 50]], baseFeeSen: 0 }));
     expect((await close('2026-05')).issued).toBe(0);
@@ -233,7 +223,7 @@ describe('monthly close', () => {
     expect(carried!.status).toBe('void');
 
     // Credit from an earlier over-payment covers (part of) the next invoice.
-    const rich = await newUser();
+    const rich = await ctx.newUser('individual');
     await writeUsageEvents(ctx.database.db, events(rich.id, '2026-05', 10, { datasets: [[d, 1000]], baseFeeSen: 0 })); // ¥100 + ¥10
     const acc = await api('GET', '/billing/account', rich);
     await ctx.query(`UPDATE billing_accounts SET credit_yen = 500 WHERE id = $1`, [acc.json().data.account.id]);
@@ -243,7 +233,7 @@ describe('monthly close', () => {
     expect(Number((await ctx.query<{ credit_yen: string }>(`SELECT credit_yen FROM billing_accounts WHERE id = $1`, [acc.json().data.account.id]))[0]!.credit_yen)).toBe(390);
 
     // Bank transfer: ¥11 is issued (no card minimum), due at the end of the month after the invoiced one.
-    const transfer = await newUser();
+    const transfer = await ctx.newUser('individual');
     const tacc = await api('GET', '/billing/account', transfer);
     await ctx.query(`UPDATE billing_accounts SET payment_method = 'bank_transfer' WHERE id = $1`, [tacc.json().data.account.id]);
     await writeUsageEvents(ctx.database.db, events(transfer.id, '2026-05', 20, { datasets: [[d, 50]], baseFeeSen: 0 }));
@@ -257,8 +247,8 @@ describe('monthly close', () => {
 
   it("bills a corporate account for all its members' usage on one invoice, addressed 御中", async () => {
     const ym = '2026-04';
-    const owner = await newUser();
-    const member = await newUser();
+    const owner = await ctx.newUser('individual');
+    const member = await ctx.newUser('individual');
     const [corp] = await ctx.query<{ id: string }>(
       `INSERT INTO corporate_accounts (status, company_name, company_name_kana, postal_code, address, phone, billing_contact_name, billing_emails, payment_method)
        VALUES ('active', '株式会社テスト', 'カブシキガイシャテスト', '100-0001', '東京都千代田区', '03-0000-0000', '経理 太郎', ARRAY['billing@corp.example.com'], 'bank_transfer') RETURNING id`,
@@ -288,7 +278,7 @@ describe('monthly close', () => {
 
   it('calls afterIssue with the issued invoice ids after the issuing transaction commits', async () => {
     const ym = '2026-03';
-    const u = await newUser();
+    const u = await ctx.newUser('individual');
     const d = await createDataset('フックテスト', 5);
     await writeUsageEvents(ctx.database.db, events(u.id, ym, 30, { datasets: [[d, 500]] }));
     const seen: Array<{ ids: string[]; committed: number }> = [];
@@ -311,7 +301,7 @@ describe('monthly close', () => {
 
 describe('close job', () => {
   it('closes every past month not yet closed (resuming after a restart), never the current one, once', async () => {
-    const u = await newUser();
+    const u = await ctx.newUser('individual');
     const d = await createDataset('ジョブテスト', 1);
     const current = yearMonthOf(new Date());
     await writeUsageEvents(ctx.database.db, [...events(u.id, '2026-02', 10, { datasets: [[d, 100]] }), ...events(u.id, current, 10, { datasets: [[d, 100]] })]);
@@ -381,7 +371,7 @@ describe('invoice totals (property)', () => {
         ),
         async (groups) => {
           runs++;
-          const u = await newUser();
+          const u = await ctx.newUser('individual');
           const acc = await api('GET', '/billing/account', u);
           // Bank transfer: every non-zero total is issued (no card minimum), so each run yields its invoice.
           await ctx.query(`UPDATE billing_accounts SET payment_method = 'bank_transfer' WHERE id = $1`, [acc.json().data.account.id]);

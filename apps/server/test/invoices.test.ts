@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 /* The user's billing calls (account, this month so far, invoices, CSV, detail) and the admin close. */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(accountType = 'individual'): Promise<Actor> {
-  const email = uniqueEmail(accountType);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 async function accountIdOf(who: Actor): Promise<string> {
   return (await api('GET', '/billing/account', who)).json().data.account.id;
@@ -38,8 +29,7 @@ async function seedInvoices(accountId: string, n: number, from = 1): Promise<voi
 
 beforeAll(async () => {
   ctx = await createTestContext({ BILLING_JOBS: 'off', ISSUER_REGISTRATION_NUMBER: 'T1234567890123', BANK_NAME: 'テスト銀行', BANK_BRANCH: '本店', BANK_ACCOUNT_NUMBER: '1234567', BANK_ACCOUNT_HOLDER: 'ポイクラウド' });
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -64,7 +54,7 @@ describe('billing calls: who may call what', () => {
   });
 
   it('shows a trial user no account, no invoices, and this month at zero', async () => {
-    const trial = await newUser('trial');
+    const trial = await ctx.newUser('trial');
     const view = (await api('GET', '/billing/account', trial)).json().data;
     expect(view).toEqual({ account_type: 'trial', account: null, card_payments_available: false, has_open_invoice: false });
     expect((await api('GET', '/billing/invoices', trial)).json().data).toEqual({ invoices: [], total: 0 });
@@ -76,8 +66,8 @@ describe('billing calls: who may call what', () => {
   });
 
   it("never shows someone else's invoice (404), refuses a malformed id in Japanese (400), lets an admin read any", async () => {
-    const owner = await newUser();
-    const other = await newUser();
+    const owner = await ctx.newUser('individual');
+    const other = await ctx.newUser('individual');
     const accountId = await accountIdOf(owner);
     await seedInvoices(accountId, 1);
     const [first] = await ctx.query<{ id: string }>('SELECT id FROM invoices WHERE billing_account_id = $1', [accountId]);
@@ -95,7 +85,7 @@ describe('billing calls: who may call what', () => {
   });
 
   it('keeps invoices and billing details from corporate members without the owner or billing role (403)', async () => {
-    const member = await newUser();
+    const member = await ctx.newUser('individual');
     const [corp] = await ctx.query<{ id: string }>(
       `INSERT INTO corporate_accounts (status, company_name, company_name_kana, postal_code, address, phone, billing_contact_name, billing_emails, payment_method)
        VALUES ('active', '株式会社権限', 'カブシキガイシャケンゲン', '100-0001', '東京都', '03-0000-0000', '経理', ARRAY['b@corp.example.com'], 'bank_transfer') RETURNING id`,
@@ -110,7 +100,7 @@ describe('billing calls: who may call what', () => {
   });
 
   it('runs the admin close only for admins and only for a past month', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual');
     expect((await api('POST', '/admin/billing/close', user, { year_month: '2026-01' })).statusCode).toBe(403);
     const current = yearMonthOf(new Date());
     for (const ym of [current, '2999-01']) {
@@ -131,7 +121,7 @@ describe('billing calls: who may call what', () => {
 
 describe('billing account details', () => {
   it('validates, saves for future invoices only, and audits the change', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual');
     const accountId = await accountIdOf(user);
     await seedInvoices(accountId, 1);
     const invalid = await api('POST', '/billing/account', user, { addressee: '', honorific: '殿', postal_code: '1', address: null, billing_emails: [] });
@@ -154,7 +144,7 @@ describe('billing account details', () => {
 
 describe('invoice list and CSV', () => {
   it('filters (combined), pages with an exact total, orders by issue date then number, and the CSV has every row past 100', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual');
     const accountId = await accountIdOf(user);
     await seedInvoices(accountId, 130);
     // A draft (a carried amount) is not an invoice yet.
@@ -195,7 +185,7 @@ describe('invoice list and CSV', () => {
 
 describe('this month so far', () => {
   it('equals the invoice the close then issues for the same searches through the public API', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual');
     const ds = await api('POST', '/admin/datasets/assign', admin, { name: '今月テスト', price_per_search: 12.34, assigned_user_id: null, provider_user_id: null });
     const datasetId = ds.json().data.dataset_id;
     const key = (await api('POST', '/api-keys', user, { name: '請求' })).json().data.key;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { paymentMessages } from '../src/modules/payments/payment-messages';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, signIn, uniqueEmail, type Actor, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
@@ -12,17 +12,9 @@ import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 let ctx: TestContext;
 let fake: FakeStripe;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(prefix = 'card'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const sessionIdOf = (url: string) => /\/checkout\/(cs_[A-Za-z0-9_]+)/.exec(url)![1]!;
 
@@ -98,8 +90,7 @@ beforeAll(async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (ctx.app.server.address() as { port: number }).port;
   fake.setWebhookUrl(`http://127.0.0.1:${port}/webhooks/stripe`);
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -109,7 +100,7 @@ afterAll(async () => {
 
 describe('saving a card (Checkout in setup mode)', () => {
   it('upgrades a trial user once the card is saved; the complete call is safe on reload; another user gets 404', async () => {
-    const user = await newUser('upgrade');
+    const user = await ctx.newUser('trial', 'upgrade');
     const start = await api('POST', '/payment-method/checkout', user, { purpose: 'upgrade_individual' });
     expect(start.statusCode, start.body).toBe(200);
     const url: string = start.json().data.url;
@@ -155,7 +146,7 @@ describe('saving a card (Checkout in setup mode)', () => {
     expect(await audits()).toBe(before);
 
     // Someone else's session is not found; an unknown one neither.
-    const other = await newUser('other');
+    const other = await ctx.newUser('trial', 'other');
     expect((await api('POST', '/payment-method/complete', other, { session_id: sessionIdOf(url) })).statusCode).toBe(404);
     expect((await api('POST', '/payment-method/complete', other, { session_id: 'cs_test_nope' })).statusCode).toBe(404);
     expect((await api('POST', '/payment-method/complete', undefined, { session_id: sessionIdOf(url) })).statusCode).toBe(401);
@@ -174,7 +165,7 @@ describe('saving a card (Checkout in setup mode)', () => {
   });
 
   it('refuses the card purpose to trial users and the upgrade purpose without sign-in', async () => {
-    const user = await newUser('trial');
+    const user = await ctx.newUser('trial', 'trial');
     const res = await api('POST', '/payment-method/checkout', user, { purpose: 'card' });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(paymentMessages.trialUseUpgrade);
@@ -183,7 +174,7 @@ describe('saving a card (Checkout in setup mode)', () => {
   });
 
   it('activates a pending card corporate application when its card is saved', async () => {
-    const user = await newUser('corp');
+    const user = await ctx.newUser('trial', 'corp');
     expect((await api('POST', '/payment-method/checkout', user, { purpose: 'corporate' })).statusCode).toBe(409);
     const [corp] = await ctx.query<{ id: string }>(
       `INSERT INTO corporate_accounts (status, company_name, company_name_kana, postal_code, address, phone, billing_contact_name, billing_emails, payment_method, applied_by)
@@ -210,7 +201,7 @@ describe('charging invoices', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    payer = await newUser('payer');
+    payer = await ctx.newUser('trial', 'payer');
     await saveCard(payer, 'upgrade_individual', 'pm_card_visa');
     accountId = String((await billingAccountOf(payer.id)).id);
   });
@@ -294,7 +285,7 @@ describe('charging invoices', () => {
 
 describe('declines and 3-D Secure', () => {
   it('retries a declined card on days 3, 5 and 7 after issue (09:00 JST), then the invoice is overdue', async () => {
-    const user = await newUser('declined');
+    const user = await ctx.newUser('trial', 'declined');
     await saveCard(user, 'upgrade_individual', 'pm_card_chargeDeclined');
     const accountId = String((await billingAccountOf(user.id)).id);
     const invoiceId = await issueInvoice(accountId, 1000, { issueDate: '2026-01-05' });
@@ -329,7 +320,7 @@ describe('declines and 3-D Secure', () => {
   });
 
   it('a retry succeeds once the card works again', async () => {
-    const user = await newUser('recovers');
+    const user = await ctx.newUser('trial', 'recovers');
     await saveCard(user, 'upgrade_individual', 'pm_card_chargeDeclined');
     const account = await billingAccountOf(user.id);
     const invoiceId = await issueInvoice(String(account.id), 900, { issueDate: '2026-01-05' });
@@ -340,7 +331,7 @@ describe('declines and 3-D Secure', () => {
   });
 
   it('a charge Stripe refuses for another reason (card detached on Stripe) counts as a failed attempt', async () => {
-    const user = await newUser('detached');
+    const user = await ctx.newUser('trial', 'detached');
     await saveCard(user, 'upgrade_individual');
     const account = await billingAccountOf(user.id);
     const invoiceId = await issueInvoice(String(account.id), 700);
@@ -351,7 +342,7 @@ describe('declines and 3-D Secure', () => {
   });
 
   it('authentication required: a pay-now link is stored and mailed; paying on the hosted page settles the invoice once', async () => {
-    const user = await newUser('threeds');
+    const user = await ctx.newUser('trial', 'threeds');
     await saveCard(user, 'upgrade_individual', 'pm_card_authenticationRequired');
     const accountId = String((await billingAccountOf(user.id)).id);
     const invoiceId = await issueInvoice(accountId, 3000); // ¥3,300
@@ -389,7 +380,7 @@ describe('declines and 3-D Secure', () => {
 describe('webhooks', () => {
   let accountId: string;
   beforeAll(async () => {
-    const user = await newUser('hooks');
+    const user = await ctx.newUser('trial', 'hooks');
     await saveCard(user, 'upgrade_individual');
     accountId = String((await billingAccountOf(user.id)).id);
   });
@@ -448,7 +439,7 @@ describe('webhooks', () => {
   });
 
   it('checkout.session.completed saves the card like the complete call, once, in either order', async () => {
-    const user = await newUser('hooked');
+    const user = await ctx.newUser('trial', 'hooked');
     const start = await api('POST', '/payment-method/checkout', user, { purpose: 'upgrade_individual' });
     const sessionId = sessionIdOf(start.json().data.url);
     fake.completeCheckout(sessionId, 'pm_card_visa');
@@ -474,7 +465,7 @@ describe('webhooks', () => {
 
 describe('paid datasets get a Stripe Product', () => {
   it('creates one product per paid dataset (idempotency key dataset:<id>:product), none for free ones', async () => {
-    const provider = await newUser('provider');
+    const provider = await ctx.newUser('trial', 'provider');
     expect((await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' })).statusCode).toBe(200);
     const paid = await api('POST', '/datasets/public/create', provider, { name: '有料データ', price_per_search: 1.5 });
     expect(paid.statusCode, paid.body).toBe(200);
@@ -496,6 +487,19 @@ describe('paid datasets get a Stripe Product', () => {
 });
 
 describe('what is sent to Stripe', () => {
+  // Its own charges, so the test holds when run alone (-t): odd amounts paid by card, and one
+  // that needs 3-D Secure (a pay-now Checkout session in payment mode).
+  beforeAll(async () => {
+    const payer = await ctx.newUser('trial', 'whole-yen');
+    await saveCard(payer, 'upgrade_individual', 'pm_card_visa');
+    const payerAccount = String((await billingAccountOf(payer.id)).id);
+    for (const subtotal of [50, 99, 1122, 4545, 12_345, 99_999]) expect((await ctx.app.payments.chargeInvoice(await issueInvoice(payerAccount, subtotal))).outcome).toBe('paid');
+    const threeDs = await ctx.newUser('trial', 'whole-yen-3ds');
+    await saveCard(threeDs, 'upgrade_individual', 'pm_card_authenticationRequired');
+    const threeDsAccount = String((await billingAccountOf(threeDs.id)).id);
+    expect((await ctx.app.payments.chargeInvoice(await issueInvoice(threeDsAccount, 777))).outcome).toBe('authentication_required');
+  });
+
   it('never sends sen: every amount is a whole number of yen in JPY', () => {
     const bodies = intentBodies();
     expect(bodies.length).toBeGreaterThan(5);
@@ -519,16 +523,16 @@ describe('what is sent to Stripe', () => {
 
 describe('when Stripe is down', () => {
   it('answers a clear Japanese 503 and writes nothing; a charge waits for the next run with the same key', async () => {
-    const user = await newUser('down');
+    const user = await ctx.newUser('trial', 'down');
     const start = await api('POST', '/payment-method/checkout', user, { purpose: 'upgrade_individual' });
     const sessionId = sessionIdOf(start.json().data.url);
     fake.completeCheckout(sessionId, 'pm_card_visa');
 
-    const payer = await newUser('downpayer');
+    const payer = await ctx.newUser('trial', 'downpayer');
     await saveCard(payer, 'upgrade_individual');
     const invoiceId = await issueInvoice(String((await billingAccountOf(payer.id)).id), 1000);
 
-    const newcomer = await newUser('downnew');
+    const newcomer = await ctx.newUser('trial', 'downnew');
     await fake.stop();
     try {
       const checkout = await api('POST', '/payment-method/checkout', newcomer, { purpose: 'upgrade_individual' });

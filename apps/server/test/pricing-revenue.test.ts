@@ -5,7 +5,7 @@ import { previousYearMonth } from '../src/modules/invoices/charges';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { adminPricingMessages } from '../src/modules/pricing/admin-pricing.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * Admin pricing versions and revenue views (issue 14): never retroactive, changed only before
@@ -14,18 +14,9 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
  */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(prefix: string, accountType = 'trial'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: '準備' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const addDays = (day: string, n: number) => new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + n)).toISOString().slice(0, 10);
 const today = () => dayOf(new Date());
@@ -46,8 +37,7 @@ const auditCount = async (targetType: string, targetId: string) =>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -56,7 +46,7 @@ afterAll(async () => {
 
 describe('admin pricing', () => {
   it('answers 401 unsigned and 403 to non-admins', async () => {
-    const user = await newUser('pricing-user', 'data_provider');
+    const user = await ctx.newUser('data_provider', 'pricing-user', '準備');
     for (const [method, url, payload] of [
       ['GET', '/admin/pricing/current'],
       ['GET', '/admin/pricing/history'],
@@ -121,7 +111,7 @@ describe('admin pricing', () => {
   });
 
   it('previews the change against the version before it and whom it reaches', async () => {
-    await newUser('preview', 'data_provider');
+    await ctx.newUser('data_provider', 'preview', '準備');
     const res = await api('POST', '/admin/pricing/preview', admin, version({ account_type: 'data_provider', effective_from: addDays(today(), 10), base_fee: 0.1, max_api_keys: 20 }));
     expect(res.statusCode, res.body).toBe(200);
     const p = res.json().data;
@@ -187,9 +177,9 @@ describe('admin revenue', () => {
   }
 
   beforeAll(async () => {
-    provider = await newUser('earner', 'data_provider');
-    consumerA = await newUser('consumer-a', 'individual');
-    consumerB = await newUser('consumer-b', 'individual');
+    provider = await ctx.newUser('data_provider', 'earner', '準備');
+    consumerA = await ctx.newUser('individual', 'consumer-a', '準備');
+    consumerB = await ctx.newUser('individual', 'consumer-b', '準備');
     providerDataset = (await api('POST', '/datasets/public/create', provider, { name: '提供者の店舗', price_per_search: 1.33 })).json().data.dataset_id;
     platformDataset = (await api('POST', '/admin/datasets/assign', admin, { name: '公式データ', price_per_search: 0.5, assigned_user_id: null, provider_user_id: null })).json().data.dataset_id;
     // A: 301 searches of both datasets; B: 77 of the provider's only.

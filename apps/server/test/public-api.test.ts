@@ -1,16 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 let admin: Actor;
 let provider: Actor;
 let freeDataset: string;
 let paidDataset: string;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const search = (key: string | undefined, query: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
   ctx.app.inject({
@@ -19,15 +17,6 @@ const search = (key: string | undefined, query: string, headers: Record<string, 
     headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
     ...(remoteAddress ? { remoteAddress } : {}),
   });
-
-async function newUser(accountType: string, prefix = accountType): Promise<Actor> {
-  const s = await signIn(ctx, uniqueEmail(prefix));
-  if (accountType !== 'trial') {
-    const res = await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' });
-    expect(res.statusCode).toBe(200);
-  }
-  return { token: s.token, id: s.user.id };
-}
 
 async function createKey(who: Actor, body: Record<string, unknown> = {}) {
   const res = await api('POST', '/api-keys', who, { name: 'テストキー', ...body });
@@ -47,9 +36,8 @@ async function setPricing(accountType: string, values: Partial<Record<'base_fee'
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  provider = await newUser('data_provider', 'provider');
+  admin = await ctx.admin();
+  provider = await ctx.newUser('data_provider', 'provider');
   freeDataset = (await api('POST', '/datasets/public/create', provider, { name: '無料カフェ', price_per_search: 0 })).json().data.dataset_id;
   paidDataset = (await api('POST', '/datasets/public/create', provider, { name: '有料カフェ', price_per_search: 1.23 })).json().data.dataset_id;
   for (const [dataset, name] of [
@@ -71,7 +59,7 @@ afterEach(() => {
 
 describe('API keys', () => {
   it('creates a key shown once, uses it with either header, rotates with a 24-hour overlap, and revokes it', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const created = await createKey(user);
     expect(created.key).toMatch(/^poi_live_[0-9A-Za-z]{38,}$/);
     expect(created.api_key.prefix).toBe(created.key.slice(0, created.api_key.prefix.length));
@@ -132,7 +120,7 @@ describe('API keys', () => {
   });
 
   it('rejects a mistyped key by its checksum, and unknown, missing or foreign keys', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user);
     const last = key.at(-1)!;
     const typo = key.slice(0, -1) + (last === 'a' ? 'b' : 'a');
@@ -145,14 +133,14 @@ describe('API keys', () => {
     expect(missing.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
     expect(missing.headers['x-ratelimit-remaining']).toBeDefined();
 
-    const other = await newUser('individual');
+    const other = await ctx.newUser('individual');
     const foreign = await api('POST', `/api-keys/${(await createKey(other)).api_key.id}/revoke`, user);
     expect(foreign.statusCode).toBe(404);
     expect((await api('POST', '/api-keys/not-a-uuid/revoke', user)).statusCode).toBe(400);
   });
 
   it('validates the create form in Japanese and enforces the maximum keys of the account type', async () => {
-    const user = await newUser('trial', 'maxkeys');
+    const user = await ctx.newUser('trial', 'maxkeys');
     const empty = await api('POST', '/api-keys', user, { name: ' ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error.message).toBe('キー名を入力してください');
@@ -173,7 +161,7 @@ describe('API keys', () => {
   });
 
   it('stops a key after the last day of its expiry (Japan time)', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const today = dayOf();
     const { key, api_key } = await createKey(user, { expires_at: today });
     const stored = await ctx.query<{ expires_at: Date }>('SELECT expires_at FROM api_keys WHERE id = $1', [api_key.id]);
@@ -187,7 +175,7 @@ describe('API keys', () => {
   });
 
   it('enforces IP/CIDR and referrer restrictions', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user, { allowed_ips: '203.0.113.0/24, 2001:db8::1' });
     expect((await search(key, `dataset_id=${freeDataset}`, {}, '203.0.113.77')).statusCode).toBe(200);
     expect((await search(key, `dataset_id=${freeDataset}`, {}, '2001:db8::1')).statusCode).toBe(200);
@@ -205,7 +193,7 @@ describe('API keys', () => {
   });
 
   it('refuses the keys of a suspended account at once', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user);
     expect((await search(key, `dataset_id=${freeDataset}`)).statusCode).toBe(200);
     expect((await api('POST', `/admin/users/${user.id}/suspend`, admin, { reason: 'テスト' })).statusCode).toBe(200);
@@ -217,7 +205,7 @@ describe('API keys', () => {
 
 describe('public search', () => {
   it('answers bad parameters and unknown datasets in Japanese without billing them', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user);
     const none = await search(key, '');
     expect(none.statusCode).toBe(400);
@@ -232,7 +220,7 @@ describe('public search', () => {
   });
 
   it('prices each 200 with the dataset prices and base fee in force, waiving the base fee for the free searches', async () => {
-    const user = await newUser('corporate');
+    const user = await ctx.newUser('corporate');
     await setPricing('corporate', { base_fee: 0.05, free: 2, rate: 1000, keys: 5 });
     const { key, api_key } = await createKey(user);
     const statuses: number[] = [];
@@ -264,7 +252,7 @@ describe('public search', () => {
   });
 
   it('limits trial accounts to free datasets within their monthly free searches (402 naming /upgrade)', async () => {
-    const user = await newUser('trial', 'trialquota');
+    const user = await ctx.newUser('trial', 'trialquota');
     await setPricing('trial', { base_fee: 0, free: 3, rate: 60, keys: 2 });
     const { key } = await createKey(user);
     const paid = await search(key, `dataset_id=${paidDataset}`);
@@ -284,7 +272,7 @@ describe('public search', () => {
   });
 
   it('stamps a key\'s last use at every usage flush, not once per five minutes', async () => {
-    const user = await newUser('individual', 'lastused');
+    const user = await ctx.newUser('individual', 'lastused');
     const { key, api_key } = await createKey(user);
     const lastUsed = async (after: string | null) => {
       // The stamp is written right after the flush, without holding it up: poll briefly.
@@ -308,7 +296,7 @@ describe('public search', () => {
   });
 
   it('limits requests per minute with 429, Retry-After and X-RateLimit headers', async () => {
-    const user = await newUser('individual', 'ratelimit');
+    const user = await ctx.newUser('individual', 'ratelimit');
     const { key } = await createKey(user);
     await setPricing('individual', { base_fee: 0.1, free: 1000, rate: 3, keys: 10 });
     try {
@@ -359,7 +347,7 @@ describe('browser access', () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('X-API-Key');
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user);
     const res = await search(key, `dataset_id=${freeDataset}`, { origin: 'https://maps.example.com' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -369,7 +357,7 @@ describe('browser access', () => {
 
 describe('search cache', () => {
   it('shows a POI written a moment ago: writes empty the cache of repeated searches', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const { key } = await createKey(user);
     const query = `dataset_id=${freeDataset}&latitude=35.68&longitude=139.76&radius=2000`;
     const first = (await search(key, query)).json().data.pois.map((p: { name: string }) => p.name);

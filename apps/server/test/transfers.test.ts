@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, monthRange } from '@poi/shared/billing-time';
 import { transferMessages } from '../src/modules/transfers/transfers.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, signIn, uniqueEmail, type Actor, type TestContext } from './helpers';
 
 /*
  * Bank transfers (BILLING.md "Bank transfer (admin-confirmed)"): the list of expected transfers,
@@ -12,18 +12,9 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
  */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(prefix = 'transfer'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'individual', reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 /** An individual billing account paying by bank transfer; answers its id and お客様番号. */
 async function transferAccount(who: Actor, emails?: string[]): Promise<{ id: string; customerNumber: string }> {
@@ -88,8 +79,7 @@ beforeAll(async () => {
     BANK_ACCOUNT_NUMBER: '1234567',
     BANK_ACCOUNT_HOLDER: 'ポイクラウド',
   });
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -98,7 +88,7 @@ afterAll(async () => {
 
 describe('who may call the transfer calls', () => {
   it('answers 401 without a session and 403 to a user who is not an administrator', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const id = randomUUID();
     const body = { received_on: '2026-01-05', received_amount: 100, payer_name: 'x' };
     expect((await api('GET', '/admin/transfers/pending')).statusCode).toBe(401);
@@ -118,7 +108,7 @@ describe('who may call the transfer calls', () => {
 
 describe('expected transfers', () => {
   it('lists open bank-transfer invoices with customer, kana, お客様番号, amounts, days overdue; by due date then number; pages with an exact total', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const corp = await corporateTransferAccount('カブシキガイシャフリコミ', uniqueEmail('corp'));
     const before = (await api('GET', '/admin/transfers/pending?limit=100', admin)).json().data.total as number;
@@ -162,7 +152,7 @@ function numberOf(transfers: Array<{ invoice_id: string; invoice_number: string 
 
 describe('confirming a transfer', () => {
   it('exact amount → paid, with the payment, a receipt number, an audit row and a Japanese receipt mail to every billing e-mail; a second confirmation is a 409', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const extra = uniqueEmail('keiri');
     const acc = await transferAccount(user, [user.email, extra]);
     const id = await issue(acc, 11000, '2099-01-31');
@@ -191,7 +181,7 @@ describe('confirming a transfer', () => {
   });
 
   it('two confirmations of the same transfer at once: one records it, the other is a 409', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const id = await issue(acc, 3300, '2099-01-31');
     const body = { received_on: '2026-01-20', received_amount: 3300, payer_name: 'フリコミ' };
@@ -202,7 +192,7 @@ describe('confirming a transfer', () => {
   });
 
   it('short by ≤ ¥1,000: booked as the transfer fee (paid) when asked, else partially paid; more short: partially paid and booking it as fee is refused', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const fee = await issue(acc, 11000, '2099-01-31');
     const r1 = await confirm(fee, { received_on: '2026-01-20', received_amount: 10000, payer_name: 'フリコミ', book_shortfall_as_fee: true });
@@ -230,7 +220,7 @@ describe('confirming a transfer', () => {
   });
 
   it('refuses in Japanese with nothing written: bad input (400), unknown invoice (404), a card invoice or a draft (409), a settled one (409)', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const id = await issue(acc, 5000, '2099-01-31');
     for (const [body, text] of [
@@ -277,7 +267,7 @@ describe('confirming a transfer', () => {
   });
 
   it('over-payment → paid and the excess is credit, which the next close applies to the next invoice', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const [ym1, ym2] = ['2025-03', '2025-04'];
     await writeUsageEvents(ctx.database.db, usage(user.id, ym1, 20)); // 20 × ¥10 = ¥200 + ¥20 tax
@@ -307,7 +297,7 @@ describe('confirming a transfer', () => {
 
 describe('the overdue marker', () => {
   it('moves issued and partially paid transfer invoices past their due date (Japan time) to overdue, once, with an audit row', async () => {
-    const user = await newUser();
+    const user = await ctx.newUser('individual', 'transfer');
     const acc = await transferAccount(user);
     const due = await issue(acc, 1100, '2030-03-31');
     const part = await issue(acc, 2200, '2030-03-31');
@@ -380,9 +370,9 @@ describe('bank statement upload', () => {
   const fullWidth = (s: string) => s.replace(/\d/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
 
   it('proposes matches by お客様番号 and amount from a UTF-8 or Shift_JIS statement, and books nothing', async () => {
-    const a = await transferAccount(await newUser('stmt-a'));
-    const b = await transferAccount(await newUser('stmt-b'));
-    const c = await transferAccount(await newUser('stmt-c'));
+    const a = await transferAccount(await ctx.newUser('individual', 'stmt-a'));
+    const b = await transferAccount(await ctx.newUser('individual', 'stmt-b'));
+    const c = await transferAccount(await ctx.newUser('individual', 'stmt-c'));
     const invA = await issue(a, 11_001, '2099-01-31', 'bank_transfer', '山田 太郎');
     const invB = await issue(b, 5_503, '2099-01-31', 'bank_transfer', '鈴木 花子');
     const invC = await issue(c, 77_777, '2099-01-31', 'bank_transfer', '謎野 商会');
@@ -427,7 +417,7 @@ describe('bank statement upload', () => {
     expect(big.statusCode).toBe(413);
     const empty = await ctx.app.inject({ method: 'POST', url: '/console/v1/admin/transfers/statement', headers: bearer(admin.token), payload: {} });
     expect(empty.statusCode).toBe(400);
-    const user = await newUser('stmt-user');
+    const user = await ctx.newUser('individual', 'stmt-user');
     expect((await upload(Buffer.from('2026/12/01,100,ヤマダ'), user)).statusCode).toBe(403);
   });
 

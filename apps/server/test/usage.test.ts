@@ -8,20 +8,12 @@ import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createScratchDatabase, createTestContext, freePort, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
+import { createScratchDatabase, createTestContext, freePort, silentLog, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(accountType: string): Promise<Actor> {
-  const s = await signIn(ctx, uniqueEmail(accountType));
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 async function newKey(who: Actor): Promise<string> {
   const res = await api('POST', '/api-keys', who, { name: '計測' });
@@ -36,7 +28,6 @@ async function createDataset(who: Actor, name: string, price: number, asAdmin = 
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.dataset_id;
 }
-
 
 function event(userId: string, datasetId: string, overrides: Partial<UsageEvent> = {}): UsageEvent {
   const occurredAt = new Date();
@@ -61,8 +52,7 @@ function event(userId: string, datasetId: string, overrides: Partial<UsageEvent>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -103,8 +93,8 @@ describe('usage meter', () => {
   });
 
   it('keeps money exact over 100,000 events (no floating-point drift)', async () => {
-    const consumer = await newUser('individual');
-    const provider = await newUser('data_provider');
+    const consumer = await ctx.newUser('individual');
+    const provider = await ctx.newUser('data_provider');
     const dataset = await createDataset(provider, '精度検証', 0.07);
     const meter = createUsageMeter({ db: ctx.database.db, log: silentLog });
     const N = 100_000;
@@ -129,9 +119,9 @@ describe('usage meter', () => {
 
 describe('revenue report', () => {
   it('matches a hand computation for providers and the platform admin', async () => {
-    const p1 = await newUser('data_provider');
-    const p2 = await newUser('data_provider');
-    const platformAdmin = await newUser('platform_admin');
+    const p1 = await ctx.newUser('data_provider');
+    const p2 = await ctx.newUser('data_provider');
+    const platformAdmin = await ctx.newUser('platform_admin');
     const d1 = await createDataset(p1, '駅データ', 1.23);
     const d2 = await createDataset(p1, '公園データ', 0.07);
     const d5 = await createDataset(p1, 'まだ使われていない', 3);
@@ -144,8 +134,8 @@ describe('revenue report', () => {
       [new Date(Date.now() - 1000).toISOString()],
     );
     ctx.app.changes.changed('pricing');
-    const c1 = await newKey(await newUser('individual'));
-    const c2 = await newKey(await newUser('corporate'));
+    const c1 = await newKey(await ctx.newUser('individual'));
+    const c2 = await newKey(await ctx.newUser('corporate'));
     const run = async (key: string, datasets: string[], times: number) => {
       for (let i = 0; i < times; i++) {
         const res = await ctx.app.inject({ method: 'GET', url: `/api/v1/poi/search?dataset_id=${datasets.join(',')}`, headers: { authorization: `Bearer ${key}` } });
@@ -193,7 +183,7 @@ describe('revenue report', () => {
     const before = (await api('GET', `/datasets/revenue/monthly?year_month=${previous}`, p1)).json().data;
     expect(before).toMatchObject({ total_revenue: 0, total_searches: 0, dataset_count: 3 });
 
-    const consumer = await newUser('individual');
+    const consumer = await ctx.newUser('individual');
     const denied = await api('GET', '/datasets/revenue/monthly', consumer);
     expect(denied.statusCode).toBe(403);
     const badMonth = await api('GET', '/datasets/revenue/monthly?year_month=2026-13', p1);

@@ -5,7 +5,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { LAST_ADMIN_MESSAGE } from '../src/modules/users/admin-users.service';
 import { openDatabase } from '../src/db/client';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, signIn, type Actor, type TestContext } from './helpers';
 
 /*
  * Admin calls on users and the audit log (issue 14): every call for every role, the list's
@@ -15,20 +15,11 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
  */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 let provider: Actor;
 let trial: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(prefix: string, accountType = 'trial'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: '準備' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const auditCount = async (targetId: string) => Number((await ctx.query<{ n: string }>('SELECT count(*) AS n FROM audit_logs WHERE target_id = $1', [targetId]))[0]!.n);
 
@@ -39,10 +30,9 @@ const BULK = 250;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
-  provider = await newUser('provider', 'data_provider');
-  trial = await newUser('trial');
+  admin = await ctx.admin();
+  provider = await ctx.newUser('data_provider', 'provider', '準備');
+  trial = await ctx.newUser('trial', 'trial');
   await ctx.query(
     `INSERT INTO users (email, display_name, account_type, status, created_at, last_login_at)
      SELECT '${MARK}-' || n || '@example.com',
@@ -77,7 +67,7 @@ describe('admin users: roles', () => {
       ['POST', `/admin/users/${trial.id}/activate`, { reason: 'x' }],
       ['GET', '/admin/audit-logs'],
     ];
-    const individual = await newUser('indiv', 'individual');
+    const individual = await ctx.newUser('individual', 'indiv', '準備');
     for (const [method, url, payload] of calls) {
       expect((await api(method, url, undefined, payload)).statusCode, url).toBe(401);
       for (const who of [trial, provider, individual]) expect((await api(method, url, who, payload)).statusCode, url).toBe(403);
@@ -184,7 +174,7 @@ describe('admin users: list', () => {
 
 describe('admin users: detail and changes', () => {
   it('shows this month usage, keys, invoices and the audit trail of one user', async () => {
-    const user = await newUser('detail', 'individual');
+    const user = await ctx.newUser('individual', 'detail', '準備');
     const key = (await api('POST', '/api-keys', user, { name: '詳細テスト' })).json().data;
     const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
     await ctx.query('INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen) VALUES ($1, $2, $3, 120, 20, 15050)', [user.id, today, key.api_key.id]);
@@ -203,7 +193,7 @@ describe('admin users: detail and changes', () => {
   });
 
   it('needs a reason for every change, and a refused change writes nothing', async () => {
-    const user = await newUser('reason');
+    const user = await ctx.newUser('trial', 'reason');
     for (const [url, payload] of [
       [`/admin/users/${user.id}/change-type`, { account_type: 'individual' }],
       [`/admin/users/${user.id}/change-type`, { account_type: 'individual', reason: '   ' }],
@@ -220,7 +210,7 @@ describe('admin users: detail and changes', () => {
   });
 
   it('suspension ends sessions and API keys at once, with one audit row each way; a second suspension is a 409', async () => {
-    const user = await newUser('suspend', 'individual');
+    const user = await ctx.newUser('individual', 'suspend', '準備');
     const key = (await api('POST', '/api-keys', user, { name: '停止テスト' })).json().data.key as string;
     const search = () => ctx.app.inject({ method: 'GET', url: '/api/v1/poi/search?keyword=test', headers: { 'x-api-key': key } });
     expect((await search()).statusCode).not.toBe(403);
@@ -248,7 +238,7 @@ describe('admin users: detail and changes', () => {
   });
 
   it('a provider turned consumer keeps the revenue already earned, and gets it back unchanged', async () => {
-    const p = await newUser('earner', 'data_provider');
+    const p = await ctx.newUser('data_provider', 'earner', '準備');
     const dataset = (await api('POST', '/datasets/public/create', p, { name: '収益テスト', price_per_search: 2 })).json().data.dataset_id as string;
     const month = '2026-01';
     await ctx.query(
@@ -265,7 +255,7 @@ describe('admin users: detail and changes', () => {
   });
 
   it('never suspends or demotes the last active admin; two admins suspending each other at once leave one', async () => {
-    const second = await newUser('admin2');
+    const second = await ctx.newUser('trial', 'admin2');
     const promote = await api('POST', `/admin/users/${second.id}/change-type`, admin, { account_type: 'trial', role: 'admin', reason: '管理者追加' });
     expect(promote.statusCode, promote.body).toBe(200);
     expect(promote.json().data.user.role).toBe('admin');
@@ -299,7 +289,7 @@ describe('admin users: detail and changes', () => {
 
 describe('audit log', () => {
   it('filters by actor, target, action and Japan-time days, newest first, paging with a total', async () => {
-    const user = await newUser('audited');
+    const user = await ctx.newUser('trial', 'audited');
     for (const reason of ['一回目', '二回目']) {
       expect((await api('POST', `/admin/users/${user.id}/suspend`, admin, { reason })).statusCode).toBe(200);
       expect((await api('POST', `/admin/users/${user.id}/activate`, admin, { reason })).statusCode).toBe(200);
@@ -329,7 +319,7 @@ describe('audit log', () => {
 
 describe('two instances', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)('a suspension reaches the sessions and API keys of another instance within a second (NOTIFY), not the cache lifetimes', async () => {
-    const user = await newUser('multi', 'individual');
+    const user = await ctx.newUser('individual', 'multi', '準備');
     const key = (await api('POST', '/api-keys', user, { name: '別インスタンス' })).json().data.key as string;
     // The second instance opens the same database as the first.
     const url = (ctx.database.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString;
