@@ -2,12 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillDatasetSearchBatch } from '../src/modules/pois/search-backfill';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 /** Issue 17: the dataset lists past 100 — paging, keyword, sort, validation, and the provider picker's search. */
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 let admin: Actor;
 let provider: Actor;
 let other: Actor;
@@ -23,15 +22,7 @@ interface Listed {
 const SEEDED = 130;
 const seeded: Listed[] = [];
 
-const api = (method: 'GET' | 'POST', url: string, who: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: bearer(who.token), ...(payload === undefined ? {} : { payload }) });
-
-async function actorOfType(type: string): Promise<Actor> {
-  const { token, user } = await signIn(ctx, uniqueEmail(type));
-  const res = await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type, reason: 'テスト' });
-  expect(res.statusCode).toBe(200);
-  return { token, id: user.id };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 async function create(who: Actor, body: { name: string; description?: string; price_per_search: number }): Promise<Listed> {
   const res = await api('POST', '/datasets/public/create', who, body);
@@ -64,10 +55,9 @@ const special = [
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  provider = await actorOfType('data_provider');
-  other = await actorOfType('data_provider');
+  admin = await ctx.admin();
+  provider = await ctx.newProvider('data_provider');
+  other = await ctx.newProvider('data_provider');
   // Prices repeat (five values), so each price order leans on its dataset_id tie-breaker.
   for (let i = 0; i < SEEDED - special.length; i++) {
     seeded.push(

@@ -1,16 +1,13 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
-let admin: Actor;
 let provider: Actor;
 let other: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer | string }) {
   const boundary = `----poi${Math.random().toString(36).slice(2)}`;
@@ -32,22 +29,14 @@ async function importFile(who: Actor, datasetId: string, format: string, name: s
   return ctx.app.inject({ method: 'POST', url: '/console/v1/poi/bulk-import', headers: { ...bearer(who.token), ...body.headers }, payload: body.payload });
 }
 
-async function newDataset(): Promise<string> {
-  return (await api('POST', '/datasets/public/create', provider, { name: `取込 ${Math.random()}`, price_per_search: 0 })).json().data.dataset_id;
-}
+const newDataset = () => ctx.newDataset(provider, { name: `取込 ${Math.random()}` });
 const countOf = async (ds: string) => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [ds]))[0]!.n;
 const poisOf = async (ds: string) => (await api('GET', `/poi/search?dataset_id=${ds}&limit=100`, provider)).json().data.pois as Array<Record<string, unknown>>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  for (const key of ['provider', 'other'] as const) {
-    const s = await signIn(ctx, uniqueEmail(key));
-    await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
-    if (key === 'provider') provider = { token: s.token, id: s.user.id };
-    else other = { token: s.token, id: s.user.id };
-  }
+  provider = await ctx.newProvider('provider');
+  other = await ctx.newProvider('other');
 });
 afterAll(async () => {
   await ctx?.close();

@@ -3,16 +3,14 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 /** Issue 19 (import/export round trip, modes, gzip, encodings, messages) and issue 12 defect 3. */
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 let provider: Actor;
 let other: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: bearer(who.token), ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 type Part = { name: string; value: string } | { name: string; filename: string; content: Buffer | string };
 function multipart(parts: Part[]) {
@@ -41,9 +39,7 @@ const importFile = (ds: string, format: 'csv' | 'json', filename: string, conten
     { name: 'file', filename, content },
   ]);
 
-async function newDataset(name = `往復 ${Math.random()}`): Promise<string> {
-  return (await api('POST', '/datasets/public/create', provider, { name, price_per_search: 0 })).json().data.dataset_id;
-}
+const newDataset = (name = `往復 ${Math.random()}`) => ctx.newDataset(provider, { name });
 const countOf = async (ds: string) => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [ds]))[0]!.n;
 const poiCountOf = async (ds: string) => (await api('GET', `/datasets/${ds}`, provider)).json().data.poi_count as number;
 
@@ -62,13 +58,8 @@ const fieldsOf = (rows: Stored[]) =>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  for (const key of ['provider', 'other'] as const) {
-    const s = await signIn(ctx, uniqueEmail(key));
-    await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(a.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
-    if (key === 'provider') provider = { token: s.token, id: s.user.id };
-    else other = { token: s.token, id: s.user.id };
-  }
+  provider = await ctx.newProvider('provider');
+  other = await ctx.newProvider('other');
 });
 afterAll(async () => {
   await ctx?.close();

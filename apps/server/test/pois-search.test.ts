@@ -6,11 +6,9 @@ import { keywordWords, SEARCH_TOTAL_CAP } from '@poi/shared/schemas/pois';
 import { foldSearchWord } from '@poi/shared/search-fold';
 import { buildSearchStatements } from '../src/modules/pois/pois.repository';
 import { searchColumns } from '../src/modules/pois/search-columns';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
-let admin: Actor;
 let provider: Actor;
 let datasetA: string;
 let datasetB: string;
@@ -29,8 +27,7 @@ interface Stored {
 }
 const stored = new Map<string, Stored>();
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const WORDS = ['カフェ', 'ｶﾌｪ', '東京', '東京駅', '公園', '稚内', 'ラーメン', 'ＡＢＣ', 'abc', '寿司', '書店', 'Bakery', '銀座', '京都'];
 /** The folded fields and the name's reading, romaji and loanword English: a word matches inside one of them. */
@@ -79,13 +76,9 @@ async function remove(id: string): Promise<void> {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  const p = await signIn(ctx, uniqueEmail('provider'));
-  provider = { token: p.token, id: p.user.id };
-  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
-  datasetA = (await api('POST', '/datasets/public/create', provider, { name: 'A', price_per_search: 0 })).json().data.dataset_id;
-  datasetB = (await api('POST', '/datasets/public/create', provider, { name: 'B', price_per_search: 0 })).json().data.dataset_id;
+  provider = await ctx.newProvider('provider');
+  datasetA = await ctx.newDataset(provider, { name: 'A' });
+  datasetB = await ctx.newDataset(provider, { name: 'B' });
   // Randomised but reproducible POIs around Tokyo (about ±30 km), a third of them on 4 shared spots.
   for (const r of fc.sample(poiArb, { numRuns: 260, seed: 20261122 })) await insert(r);
 }, 180_000);

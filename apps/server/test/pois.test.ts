@@ -1,34 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 let admin: Actor;
 let provider: Actor;
 let other: Actor;
 let trial: Actor;
 let datasetId: string;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function actor(type?: string): Promise<Actor> {
-  const { token, user } = await signIn(ctx, uniqueEmail(type ?? 'trial'));
-  if (type) await api('POST', `/admin/users/${user.id}/change-type`, admin, { account_type: type, reason: 'テスト' });
-  return { token, id: user.id };
-}
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const register = (who: Actor, body: Record<string, unknown>) => api('POST', '/poi/register', who, { dataset_id: datasetId, latitude: 35.68, longitude: 139.76, ...body });
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  provider = await actor('data_provider');
-  other = await actor('data_provider');
-  trial = await actor();
-  const res = await api('POST', '/datasets/public/create', provider, { name: 'POIテスト', price_per_search: 0 });
-  datasetId = res.json().data.dataset_id;
+  admin = await ctx.admin();
+  provider = await ctx.newProvider('data_provider');
+  other = await ctx.newProvider('data_provider');
+  trial = await ctx.newUser();
+  datasetId = await ctx.newDataset(provider, { name: 'POIテスト' });
 });
 afterAll(async () => {
   await ctx?.close();

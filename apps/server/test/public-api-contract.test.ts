@@ -1,14 +1,12 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EARTH_MEAN_RADIUS_M, greatCircleMeters } from '@poi/shared/geo';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 // Issue 18: what a third-party developer relies on — totals, paging, strict input, billing only
 // valid searches, methods and paths, the distance model and AND keywords.
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
-let admin: Actor;
 let provider: Actor;
 let consumer: Actor;
 let key: string;
@@ -20,8 +18,7 @@ let base: string;
 const P0 = { lat: 35.7, lon: 139.7 };
 const P1 = { lat: 35.65, lon: 139.75 };
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const search = (query: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'GET', url: `/api/v1/poi/search?${query}`, headers: { 'x-api-key': key, ...headers } });
@@ -56,16 +53,10 @@ async function billed(user: Actor): Promise<number> {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  const p = await signIn(ctx, uniqueEmail('provider'));
-  provider = { token: p.token, id: p.user.id };
-  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
-  const c = await signIn(ctx, uniqueEmail('consumer'));
-  consumer = { token: c.token, id: c.user.id };
-  await api('POST', `/admin/users/${consumer.id}/change-type`, admin, { account_type: 'corporate', reason: 'テスト' });
+  provider = await ctx.newProvider('provider');
+  consumer = await ctx.newUser('corporate', 'consumer');
   key = (await api('POST', '/api-keys', consumer, { name: '契約テスト' })).json().data.key;
-  const create = async (name: string) => (await api('POST', '/datasets/public/create', provider, { name, price_per_search: 0 })).json().data.dataset_id as string;
+  const create = (name: string) => ctx.newDataset(provider, { name });
   sameSpot = await create('同一地点');
   spread = await create('分散');
   words = await create('キーワード');
