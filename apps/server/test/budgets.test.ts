@@ -3,26 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { buildApp } from '../src/app';
 import { BudgetExceededError, createBudgetGuard, type BudgetGuard } from '../src/modules/budgets/budget-guard';
-import { bearer, createTestContext, signIn, silentLog, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, silentLog, uniqueEmail, consoleApi, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string; email: string };
-let admin: Actor;
 let provider: Actor;
 /** ¥10 a search: with the 10 % tax, n searches cost exactly ¥11 × n (the base fee is within the free searches). */
 let dataset: string;
 
 const LIMIT_MESSAGE = '予算は1〜100,000,000円の整数で入力してください';
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: unknown, app: FastifyInstance = ctx.app) =>
-  app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-
-async function newUser(accountType: string): Promise<Actor> {
-  const email = uniqueEmail(accountType);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+/** ctx.api, or the same call on another instance of the server. */
+const api = (method: ApiMethod, url: string, who?: Caller, body?: unknown, app: FastifyInstance = ctx.app) => consoleApi(app, method, url, who, body);
 
 async function newKey(who: Actor): Promise<string> {
   const res = await api('POST', '/api-keys', who, { name: '予算' });
@@ -53,12 +44,8 @@ async function waitForMails(email: string, n: number): Promise<void> {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
-  provider = await newUser('data_provider');
-  const res = await api('POST', '/datasets/public/create', provider, { name: '予算検証', price_per_search: 10 });
-  expect(res.statusCode, res.body).toBe(200);
-  dataset = res.json().data.dataset_id;
+  provider = await ctx.newProvider('data_provider');
+  dataset = await ctx.newDataset(provider, { name: '予算検証', price: 10 });
 });
 
 afterAll(async () => {
@@ -72,7 +59,7 @@ describe('budget settings', () => {
   });
 
   it('refuses limits that are not whole yen from 1 to 100,000,000, in Japanese', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     for (const monthly_limit of [0, -5, 1.5, 100_000_001, '1000']) {
       const res = await api('POST', '/billing/budget', user, { monthly_limit, hard_stop: false });
       expect(res.statusCode, String(monthly_limit)).toBe(400);
@@ -87,7 +74,7 @@ describe('budget settings', () => {
   });
 
   it('sets, reads and removes a budget, creating the billing account and writing audit rows', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const empty = await api('GET', '/billing/budget', user);
     expect(empty.statusCode).toBe(200);
     expect(empty.json().data).toEqual({ monthly_limit: null, hard_stop: false, spent_this_month: 0, alerts_sent: [] });
@@ -116,7 +103,7 @@ describe('budget settings', () => {
   });
 
   it('lets a trial user set a budget (free searches cost nothing, so it never stops them)', async () => {
-    const user = await newUser('trial');
+    const user = await ctx.newUser('trial');
     const res = await api('POST', '/billing/budget', user, { monthly_limit: 1, hard_stop: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ monthly_limit: 1, hard_stop: true, spent_this_month: 0 });
@@ -125,8 +112,8 @@ describe('budget settings', () => {
 
 describe('budget enforcement and alerts', () => {
   it('stops a hard-stopped caller with 402 before the search, bills nothing, and leaves other callers alone', async () => {
-    const user = await newUser('individual');
-    const other = await newUser('individual');
+    const user = await ctx.newUser('individual');
+    const other = await ctx.newUser('individual');
     const [key, otherKey] = [await newKey(user), await newKey(other)];
     expect((await api('POST', '/billing/budget', user, { monthly_limit: 55, hard_stop: true })).statusCode).toBe(200);
 
@@ -153,7 +140,7 @@ describe('budget enforcement and alerts', () => {
   });
 
   it('is exact under concurrency: parallel searches never take more than the budget', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const key = await newKey(user);
     expect((await api('POST', '/billing/budget', user, { monthly_limit: 33, hard_stop: true })).statusCode).toBe(200);
     const statuses = (await Promise.all(Array.from({ length: 12 }, () => search(key)))).map((r) => r.statusCode);
@@ -163,8 +150,8 @@ describe('budget enforcement and alerts', () => {
   });
 
   it('makes corporate members share their corporate account budget (set by its owner or billing member)', async () => {
-    const owner = await newUser('corporate');
-    const member = await newUser('corporate');
+    const owner = await ctx.newUser('corporate');
+    const member = await ctx.newUser('corporate');
     const billingEmail = uniqueEmail('corp-billing');
     const [corp] = await ctx.query<{ id: string }>(
       `INSERT INTO corporate_accounts (status, company_name, company_name_kana, postal_code, address, phone, billing_contact_name, billing_emails, payment_method)
@@ -200,7 +187,7 @@ describe('budget enforcement and alerts', () => {
   });
 
   it('starts every Japan-time month from zero, and another instance loads the same cost from the database', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const key = await newKey(user);
     expect((await api('POST', '/billing/budget', user, { monthly_limit: 22, hard_stop: true })).statusCode).toBe(200);
     expect(await searchTimes(key, 3)).toEqual([200, 200, 402]);
@@ -230,7 +217,7 @@ describe('budget enforcement and alerts', () => {
   });
 
   it('mails each alert (50, 80, 100 %) once, searches going on past 100 % without a hard stop, even after a restart', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual');
     const key = await newKey(user);
     expect((await api('POST', '/billing/budget', user, { monthly_limit: 110, hard_stop: false })).statusCode).toBe(200);
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corporateMessages } from '../src/modules/corporate/corporate.service';
-import { bearer, captureLog, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { captureLog, createTestContext, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
@@ -12,18 +12,10 @@ import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 let ctx: TestContext;
 let fake: FakeStripe;
-type Actor = { token: string; id: string; email: string };
 let admin: Actor;
 
-const api = (method: 'GET' | 'POST', url: string, who?: Actor, payload?: Record<string, unknown>, c: TestContext = ctx) =>
-  c.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
-
-async function newUser(accountType = 'trial', prefix = 'corp'): Promise<Actor> {
-  const email = uniqueEmail(prefix);
-  const s = await signIn(ctx, email);
-  if (accountType !== 'trial') expect((await api('POST', `/admin/users/${s.user.id}/change-type`, admin, { account_type: accountType, reason: 'テスト' })).statusCode).toBe(200);
-  return { token: s.token, id: s.user.id, email };
-}
+/** ctx.api, or the same call on another context's app. */
+const api = (method: ApiMethod, url: string, who?: Caller, body?: unknown, c: TestContext = ctx) => c.api(method, url, who, body);
 
 const application = (over: Record<string, unknown> = {}) => ({
   company_name: '株式会社ポイ',
@@ -74,8 +66,7 @@ beforeAll(async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (ctx.app.server.address() as { port: number }).port;
   fake.setWebhookUrl(`http://127.0.0.1:${port}/webhooks/stripe`);
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id, email: 'admin@example.com' };
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
@@ -90,7 +81,7 @@ describe('who may call what', () => {
     expect((await api('POST', '/upgrade/corporate', undefined, application())).statusCode).toBe(401);
     expect((await api('POST', `/admin/corporate/${id}/activate`, undefined, {})).statusCode).toBe(401);
     for (const type of ['trial', 'individual', 'corporate', 'data_provider']) {
-      const user = await newUser(type);
+      const user = await ctx.newUser(type, 'corp');
       expect((await api('POST', `/admin/corporate/${id}/activate`, user, {})).statusCode, type).toBe(403);
       expect((await api('GET', '/upgrade', user)).statusCode, type).toBe(200);
     }
@@ -100,7 +91,7 @@ describe('who may call what', () => {
 
 describe('the upgrade view', () => {
   it('shows the plans in force for trial, individual and corporate, the caller type, no application, and card availability', async () => {
-    const user = await newUser('trial');
+    const user = await ctx.newUser('trial', 'corp');
     const res = await api('GET', '/upgrade', user);
     expect(res.statusCode, res.body).toBe(200);
     const view = res.json().data;
@@ -133,7 +124,7 @@ describe('the upgrade view', () => {
 
 describe('applying for a corporate account', () => {
   it('refuses invalid input in Japanese with nothing written', async () => {
-    const user = await newUser('trial');
+    const user = await ctx.newUser('trial', 'corp');
     for (const [over, text] of [
       [{ company_name: '' }, '会社名を入力してください'],
       [{ company_name_kana: 'かぶしき' }, 'カタカナで入力してください'],
@@ -155,7 +146,7 @@ describe('applying for a corporate account', () => {
   });
 
   it('by invoice: pending, waiting for approval, shown on /upgrade, audited; a second application is a 409; an admin approves it', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual', 'corp');
     const res = await api('POST', '/upgrade/corporate', user, application());
     expect(res.statusCode, res.body).toBe(200);
     const app1 = res.json().data;
@@ -210,7 +201,7 @@ describe('applying for a corporate account', () => {
   });
 
   it('by card: waiting for the card; saving it through Checkout activates it (the shared activation); an admin may approve a card application too', async () => {
-    const user = await newUser('trial');
+    const user = await ctx.newUser('trial', 'corp');
     const res = await api('POST', '/upgrade/corporate', user, application({ payment_method: 'card', department: null, corporate_number: null, registration_number: null }));
     expect(res.statusCode, res.body).toBe(200);
     const applied = res.json().data;
@@ -234,7 +225,7 @@ describe('applying for a corporate account', () => {
       ['corporate_account.activated', 'card_saved'],
     ]);
 
-    const other = await newUser('individual');
+    const other = await ctx.newUser('individual', 'corp');
     const cardApp = (await api('POST', '/upgrade/corporate', other, application({ payment_method: 'card' }))).json().data;
     const approved = await api('POST', `/admin/corporate/${cardApp.id}/activate`, admin, {});
     expect(approved.statusCode, approved.body).toBe(200);
@@ -244,7 +235,7 @@ describe('applying for a corporate account', () => {
   });
 
   it('reactivates a suspended account (members stay, mail says so); refuses a rejected application, an unknown id (404) and a malformed one (400)', async () => {
-    const user = await newUser('individual');
+    const user = await ctx.newUser('individual', 'corp');
     const applied = (await api('POST', '/upgrade/corporate', user, application())).json().data;
     expect((await api('POST', `/admin/corporate/${applied.id}/activate`, admin, {})).statusCode).toBe(200);
     await ctx.query(`UPDATE corporate_accounts SET status = 'suspended', status_reason = '未払い' WHERE id = $1`, [applied.id]);
@@ -256,7 +247,7 @@ describe('applying for a corporate account', () => {
     expect(audit.map((a) => a.before.status)).toEqual(['suspended']);
     expect((await mailTo(user.email, 'ご利用を再開しました')).text).toContain('株式会社ポイ 様の法人アカウントのご利用を再開しました');
 
-    const rejectedUser = await newUser('trial');
+    const rejectedUser = await ctx.newUser('trial', 'corp');
     const rejected = (await api('POST', '/upgrade/corporate', rejectedUser, application())).json().data;
     await ctx.query(`UPDATE corporate_accounts SET status = 'rejected', status_reason = '確認できませんでした' WHERE id = $1`, [rejected.id]);
     const refused = await api('POST', `/admin/corporate/${rejected.id}/activate`, admin, {});
@@ -268,7 +259,7 @@ describe('applying for a corporate account', () => {
     expect((await api('POST', '/upgrade/corporate', rejectedUser, application())).statusCode).toBe(200);
 
     // An applicant who joined another corporate account meanwhile is not moved.
-    const mover = await newUser('trial');
+    const mover = await ctx.newUser('trial', 'corp');
     const pendingApp = (await api('POST', '/upgrade/corporate', mover, application())).json().data;
     await ctx.query(`UPDATE users SET corporate_account_id = $1, corporate_role = 'member' WHERE id = $2`, [applied.id, mover.id]);
     const elsewhere = await api('POST', `/admin/corporate/${pendingApp.id}/activate`, admin, {});

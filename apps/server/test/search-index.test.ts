@@ -3,17 +3,15 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchColumns } from '../src/modules/pois/search-columns';
-import { tuneIndexSearch } from '../src/modules/search-index/dataset-index';
-import { setBuildPageSize } from '../src/modules/search-index/search-index';
-import { bearer, buildAppOn, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { tuneIndexSearch } from '../src/modules/pois/dataset-index';
+import { setBuildPageSize } from '../src/modules/pois/search-index';
+import { bearer, buildAppOn, createTestContext, consoleApi, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
 
 /**
  * Issue 15: the public API's point searches from the in-memory index give exactly what the SQL
  * path gives (same POIs, order, totals and distances), and the index follows every write.
  */
 let ctx: TestContext;
-type Actor = { token: string; id: string };
-let admin: Actor;
 let provider: Actor;
 let apiKey: string;
 let datasetA: string;
@@ -21,8 +19,8 @@ let datasetB: string;
 /** POIs the tests may delete or move. */
 const known: Array<{ id: string; dataset: string }> = [];
 
-const api = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: Actor, payload?: Record<string, unknown>, app: FastifyInstance = ctx.app) =>
-  app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+/** ctx.api, or the same call on another instance of the server. */
+const api = (method: ApiMethod, url: string, who?: Caller, body?: unknown, app: FastifyInstance = ctx.app) => consoleApi(app, method, url, who, body);
 
 const SPOTS = [
   { lat: 35.681236, lon: 139.767125 },
@@ -180,21 +178,16 @@ function queryString(q: Query, page: { offset?: number; cursor?: string } = {}):
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  const p = await signIn(ctx, uniqueEmail('provider'));
-  expect((await api('POST', `/admin/users/${p.user.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' })).statusCode).toBe(200);
-  provider = { token: p.token, id: p.user.id };
-  const c = await signIn(ctx, uniqueEmail('consumer'));
-  expect((await api('POST', `/admin/users/${c.user.id}/change-type`, admin, { account_type: 'corporate', reason: 'テスト' })).statusCode).toBe(200);
+  provider = await ctx.newProvider('provider');
+  const consumer = await ctx.newUser('corporate', 'consumer');
   await ctx.query(
     `INSERT INTO pricing_versions (account_type, effective_from, base_fee, free_searches_per_month, provider_share_bp, rate_limit_per_minute, max_api_keys)
      VALUES ('corporate', now() - interval '1 second', 0.05, 1000, 7000, 1000000, 10)`,
   );
   ctx.app.changes.changed('pricing');
-  apiKey = (await api('POST', '/api-keys', { token: c.token, id: c.user.id }, { name: '索引' })).json().data.key;
-  datasetA = (await api('POST', '/datasets/public/create', provider, { name: '索引A', price_per_search: 0 })).json().data.dataset_id;
-  datasetB = (await api('POST', '/datasets/public/create', provider, { name: '索引B', price_per_search: 0 })).json().data.dataset_id;
+  apiKey = (await api('POST', '/api-keys', consumer, { name: '索引' })).json().data.key;
+  datasetA = await ctx.newDataset(provider, { name: '索引A' });
+  datasetB = await ctx.newDataset(provider, { name: '索引B' });
   // A bulk import is built into the static index (base rows); single writes go to its side map.
   await importCsv(datasetA, csvOf(700, 1));
   for (const r of fc.sample(poiArb, { numRuns: 60, seed: 2 })) await register(r);
