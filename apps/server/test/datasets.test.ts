@@ -1,40 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
-type Actor = { token: string; id: string };
 const actors = {} as Record<'admin' | 'platform' | 'provider' | 'provider2' | 'trial' | 'individual', Actor>;
-
-async function actorOfType(type?: string): Promise<Actor> {
-  const { token, user } = await signIn(ctx, uniqueEmail(type ?? 'trial'));
-  if (type) {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: `/console/v1/admin/users/${user.id}/change-type`,
-      headers: bearer(actors.admin.token),
-      payload: { account_type: type, reason: 'テスト' },
-    });
-    expect(res.statusCode).toBe(200);
-  }
-  return { token, id: user.id };
-}
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const admin = await signIn(ctx, 'admin@example.com');
-  actors.admin = { token: admin.token, id: admin.user.id };
-  actors.platform = await actorOfType('platform_admin');
-  actors.provider = await actorOfType('data_provider');
-  actors.provider2 = await actorOfType('data_provider');
-  actors.trial = await actorOfType();
-  actors.individual = await actorOfType('individual');
+  actors.admin = await ctx.admin();
+  actors.platform = await ctx.newUser('platform_admin');
+  actors.provider = await ctx.newProvider('data_provider');
+  actors.provider2 = await ctx.newProvider('data_provider');
+  actors.trial = await ctx.newUser();
+  actors.individual = await ctx.newUser('individual');
 });
 afterAll(async () => {
   await ctx?.close();
 });
 
-const api = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: Actor, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: who ? bearer(who.token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 async function createAsProvider(who: Actor = actors.provider, body: Record<string, unknown> = {}) {
   const res = await api('POST', '/datasets/public/create', who, { name: '東京のカフェ', description: '都内のカフェ一覧', price_per_search: 0.5, ...body });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
@@ -14,15 +14,14 @@ let ctx: TestContext;
 let fake: FakeStripe;
 let adminToken: string;
 
-const api = (method: 'GET' | 'POST', url: string, token?: string, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: token ? bearer(token) : {}, ...(payload === undefined ? {} : { payload }) });
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 beforeAll(async () => {
   fake = await startFakeStripe({ autoWebhooks: true });
   ctx = await createTestContext({ ...fake.env(), ISSUER_NAME: 'POI Cloud株式会社', ISSUER_REGISTRATION_NUMBER: 'T1234567890123' });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   fake.setWebhookUrl(`http://127.0.0.1:${(ctx.app.server.address() as { port: number }).port}/webhooks/stripe`);
-  adminToken = (await signIn(ctx, 'admin@example.com')).token;
+  adminToken = (await ctx.admin()).token;
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@poi/shared/messages';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * Issue 30 §4 "Input that must get a 4xx, never a 5xx": broken multipart bodies (no boundary, a
@@ -12,20 +12,14 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
 
 let ctx: TestContext;
 let port: number;
-type Actor = { token: string; id: string };
 let admin: Actor;
 let provider: Actor;
 let consumer: Actor;
 let key: string;
 let dataset: string;
 
-const api = (method: 'GET' | 'POST' | 'PATCH', url: string, who?: Actor, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url: `/console/v1${url}`,
-    headers: { ...(who ? bearer(who.token) : {}), ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as string }),
-  });
+// A string body goes out as it is, as JSON (consoleApi): the malformed-JSON cases rely on it.
+const api: TestContext['api'] = (...args) => ctx.api(...args);
 
 const poiCount = async (ds = dataset) => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [ds]))[0]!.n;
 
@@ -60,16 +54,11 @@ function expectBrokenMultipart(res: { statusCode: number; body: string }) {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  admin = { token: a.token, id: a.user.id };
-  const p = await signIn(ctx, uniqueEmail('odd-provider'));
-  provider = { token: p.token, id: p.user.id };
-  await api('POST', `/admin/users/${provider.id}/change-type`, admin, { account_type: 'data_provider', reason: 'テスト' });
-  const c = await signIn(ctx, uniqueEmail('odd-consumer'));
-  consumer = { token: c.token, id: c.user.id };
-  await api('POST', `/admin/users/${consumer.id}/change-type`, admin, { account_type: 'corporate', reason: 'テスト' });
+  admin = await ctx.admin();
+  provider = await ctx.newProvider('odd-provider');
+  consumer = await ctx.newUser('corporate', 'odd-consumer');
   key = (await api('POST', '/api-keys', consumer, { name: 'odd' })).json().data.key;
-  dataset = (await api('POST', '/datasets/public/create', provider, { name: '奇妙な入力', price_per_search: 0 })).json().data.dataset_id;
+  dataset = await ctx.newDataset(provider, { name: '奇妙な入力' });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as net.AddressInfo).port;
 });

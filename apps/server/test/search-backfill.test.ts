@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrayLiteral } from '../src/db/sql';
 import { backfillSearchBatch, createSearchBackfill } from '../src/modules/pois/search-backfill';
 import { SEARCH_FOLD_VERSION, setStaleSearchRows, staleSearchRowsMayExist } from '../src/modules/pois/search-columns';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type ApiMethod, type TestContext } from './helpers';
 
 /**
  * Migration 0014's back-fill: POIs stored before the folding and readings get them, in batches,
@@ -14,8 +14,8 @@ let token: string;
 let dataset: string;
 const NAMES = ['カフェ・ド・パリ', '東京タワー', '髙﨑屋', 'セブン-イレブン 港店', '霞ヶ関ビル', 'ラーメン一番', 'Café Bleu'];
 
-const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: bearer(token), ...(payload === undefined ? {} : { payload }) });
+/** ctx.api as the provider. */
+const api = (method: ApiMethod, url: string, body?: unknown) => ctx.api(method, url, token, body);
 const found = async (keyword: string) =>
   (await api('GET', `/poi/search?dataset_id=${dataset}&limit=100&keyword=${encodeURIComponent(keyword)}`)).json().data.pois.map((p: { name: string }) => p.name);
 
@@ -33,11 +33,8 @@ async function makeStale() {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const a = await signIn(ctx, 'admin@example.com');
-  const p = await signIn(ctx, uniqueEmail('provider'));
-  token = p.token;
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${p.user.id}/change-type`, headers: bearer(a.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
-  dataset = (await api('POST', '/datasets/public/create', { name: '移行', price_per_search: 0 })).json().data.dataset_id;
+  token = (await ctx.newProvider('provider')).token;
+  dataset = await ctx.newDataset(token, { name: '移行' });
   for (const name of NAMES) {
     expect((await api('POST', '/poi/register', { dataset_id: dataset, name, latitude: 35.6, longitude: 139.7 })).statusCode).toBe(200);
   }

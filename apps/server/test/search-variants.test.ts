@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toRomaji } from 'wanakana';
 import { VARIANT_PAIRS } from '@poi/shared/search-fold.cases';
 import { loadReadings, type Readings } from '../src/lib/readings';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { createTestContext, type ApiMethod, type TestContext } from './helpers';
 
 /**
  * Issue 21: keywords typed the way people type them find the POI, through the console search and
@@ -15,8 +15,8 @@ let consumerKey: string;
 let dataset: string;
 let readings: Readings;
 
-const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-  ctx.app.inject({ method, url: `/console/v1${url}`, headers: bearer(provider.token), ...(payload === undefined ? {} : { payload }) });
+/** ctx.api as the provider. */
+const api = (method: ApiMethod, url: string, body?: unknown) => ctx.api(method, url, provider, body);
 
 interface Found {
   poi_id: string;
@@ -49,13 +49,8 @@ const RANKED = ['東京駅前郵便局', '東京駅', 'グランスタ東京駅'
 beforeAll(async () => {
   ctx = await createTestContext();
   readings = await loadReadings();
-  const a = await signIn(ctx, 'admin@example.com');
-  const p = await signIn(ctx, uniqueEmail('provider'));
-  provider = { token: p.token, id: p.user.id };
-  const asAdmin = (url: string, payload: Record<string, unknown>) =>
-    ctx.app.inject({ method: 'POST', url: `/console/v1${url}`, headers: bearer(a.token), payload });
-  expect((await asAdmin(`/admin/users/${provider.id}/change-type`, { account_type: 'data_provider', reason: 'テスト' })).statusCode).toBe(200);
-  dataset = (await api('POST', '/datasets/public/create', { name: '表記ゆれ', price_per_search: 0 })).json().data.dataset_id;
+  provider = await ctx.newProvider('provider');
+  dataset = await ctx.newDataset(provider, { name: '表記ゆれ' });
   for (const [, stored] of VARIANT_PAIRS) if (!byName.has(stored)) await register(stored);
   await register('東京タワー');
   await register('新宿御苑');
@@ -64,8 +59,8 @@ beforeAll(async () => {
   await register('渋谷駅前店', { address: '東京都渋谷区道玄坂1-2-3', category: 'カフェ' });
   await register('梅田店', { address: '大阪府大阪市北区', category: 'カフェ' });
   for (const name of RANKED) await register(name);
-  const c = await signIn(ctx, uniqueEmail('consumer'));
-  const created = await ctx.app.inject({ method: 'POST', url: '/console/v1/api-keys', headers: bearer(c.token), payload: { name: '表記ゆれ' } });
+  const consumer = await ctx.newUser('trial', 'consumer');
+  const created = await ctx.api('POST', '/api-keys', consumer, { name: '表記ゆれ' });
   expect(created.statusCode, created.body).toBe(200);
   consumerKey = created.json().data.key;
 }, 120_000);
