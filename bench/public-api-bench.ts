@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { fmt, pct, type BenchResult } from './stats';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../apps/server/src/modules/api-keys/key-format';
-import { newCustomerNumber } from '../apps/server/src/modules/transfers/customer-number';
+import { newCustomerNumber } from '../apps/server/src/modules/billing-accounts/customer-number';
 
 type Query = (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
 

@@ -42,7 +42,7 @@ import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes';
 import { connectPgChangeFeed, createChangeFeed, type ChangeFeed } from './lib/change-feed';
 import { refreshPoiStatistics } from './modules/pois/pois.repository';
 import { createSearchBackfill, type SearchBackfill } from './modules/pois/search-backfill';
-import { createSearchIndex, SEARCH_CHANGES_PRUNE_MS, SEARCH_INDEX_POLL_MS, type SearchIndex } from './modules/search-index/search-index';
+import { createSearchIndex, SEARCH_CHANGES_PRUNE_MS, SEARCH_INDEX_POLL_MS, type SearchIndex } from './modules/pois/search-index';
 import { prepareSearchColumns } from './modules/pois/search-columns';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
@@ -317,8 +317,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(budgetRoutes, { budgetsService });
       await api.register(paymentRoutes, { paymentsService });
       await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
-      await api.register(adminTransferRoutes, { transfersService, corporateService });
-      await api.register(adminCorporateRoutes, { adminCorporate });
+      await api.register(adminTransferRoutes, { transfersService });
+      await api.register(adminCorporateRoutes, { adminCorporate, corporateService });
       await api.register(adminRevenueRoutes, { adminRevenue: createAdminRevenueService({ db: database.db, config }) });
       await api.register(upgradeRoutes, { corporateService, cardPaymentsAvailable: paymentsService.cardPaymentsAvailable });
       // Public: the 特定商取引法 notice is read before signing up.

@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDigit } from '../src/modules/transfers/customer-number';
+import { checkDigit } from '../src/modules/billing-accounts/customer-number';
 import { bearer, captureLog, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
 
 /*

@@ -8,7 +8,7 @@ import { inTransaction } from '../src/db/transaction';
 import { SYSTEM_ACTOR } from '../src/modules/audit/audit';
 import { activateCorporateAccount } from '../src/modules/corporate/corporate-activation';
 import { countCorporateAccounts, findCorporateWithBilling, insertCorporateAccount, listCorporateAccounts, updateCorporateAccount, syncCorporateBillingAccount } from '../src/modules/corporate/corporate.repository';
-import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/invoices/billing-accounts.repository';
+import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/billing-accounts/billing-accounts.repository';
 import { nextInvoiceNumber, nextNumber, nextReceiptNumber } from '../src/modules/invoices/numbering.repository';
 import { providerShareSenByMonth, providerShares } from '../src/modules/revenue/revenue.repository';
 import { countPendingTransfers, listPendingTransfers, lockOverdueCandidates, markInvoiceOverdue } from '../src/modules/transfers/transfers.repository';

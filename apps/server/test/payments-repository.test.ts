@@ -7,7 +7,7 @@ import { payments, providerEvents } from '../src/db/schema/payments';
 import { users } from '../src/db/schema/users';
 import { inTransaction } from '../src/db/transaction';
 import { SYSTEM_ACTOR } from '../src/modules/audit/audit';
-import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/invoices/billing-accounts.repository';
+import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/billing-accounts/billing-accounts.repository';
 import { findInvoice, InvoiceSettledError, markInvoiceCardPaid, recordPayment } from '../src/modules/payments/payments.repository';
 import { isProviderEventStored, storeProviderEvent } from '../src/modules/payments/stripe-events.repository';
 import { createScratchDatabase, uniqueEmail, type ScratchDatabase } from './helpers';

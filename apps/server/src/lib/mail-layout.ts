@@ -48,3 +48,13 @@ export function amountsTable(rows: ReadonlyArray<readonly [string, string]>): st
   const body = rows.map(([k, v]) => `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(k)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(v)}</td></tr>`);
   return ['<table style="border-collapse:collapse">', ...body, '</table>'].join('\n');
 }
+
+/**
+ * A notice mail: greeting, paragraphs, a details table (`label: value` lines in the text part) and
+ * one link, signed 「— POI Cloud」. The text and HTML parts say the same.
+ */
+export function noticeMail(subject: string, greeting: string, texts: string[], rows: Array<[string, string]>, link: string): { subject: string; text: string; html: string } {
+  const text = [greeting, '', ...texts, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', link, '', '— POI Cloud'].join('\n');
+  const html = mailHtml([paragraph(greeting), paragraphs(texts).join('\n'), detailsTable(rows), plainLink(link), paragraph('— POI Cloud')]);
+  return { subject, text, html };
+}

@@ -150,7 +150,3 @@ export async function touchSession(ex: Executor, sessionId: string): Promise<voi
 export async function revokeSession(ex: Executor, sessionId: string): Promise<void> {
   await ex.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
-
-export async function revokeUserSessions(ex: Executor, userId: string): Promise<void> {
-  await ex.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-}

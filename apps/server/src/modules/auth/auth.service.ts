@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors';
 import { createTtlCache } from '../../lib/ttl-cache';
 import { hmacHex, randomAlnum, randomDigits, randomTokenBase64url, safeEqualHex, sha256Hex } from '../../lib/crypto';
 import type { Mailer } from '../../plugins/mail';
-import { upsertUserOnSignIn, type UserRow } from '../users/users.repository';
+import { revokeUserSessions, upsertUserOnSignIn, type UserRow } from '../users/users.repository';
 import { buildSignInMail } from './auth-mail';
 import * as repo from './auth.repository';
 import { MAGIC_TOKEN_LENGTH, OTP_LENGTH } from '@poi/shared/limits';
@@ -159,7 +159,7 @@ export function createAuthService(deps: { db: Db; config: Config; mailer: Mailer
       forgetSessions((u) => u.sessionId === sessionId);
     },
     async revokeAllSessions(userId) {
-      await repo.revokeUserSessions(db, userId);
+      await revokeUserSessions(db, userId);
       forgetSessions((u) => u.id === userId);
     },
     pruneChallenges: () => repo.deleteStaleChallenges(db),

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import type { UsageMeter } from '../usage/usage-meter';
-import { ensureBillingAccountForUser, findBillingAccountByUser } from '../invoices/billing-accounts.repository';
+import { ensureBillingAccountForUser, findBillingAccountByUser } from '../billing-accounts/billing-accounts.repository';
 import { chargeLinesOf, type BudgetGuard } from './budget-guard';
 import * as repo from './budgets.repository';
 

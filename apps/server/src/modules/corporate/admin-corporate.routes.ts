@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { addCorporateMemberBodySchema, corporateDetailResponseSchema, corporateListQuerySchema, corporateListResponseSchema, corporateMemberParamsSchema, corporateReasonBodySchema, createCorporateBodySchema, updateCorporateBodySchema } from '@poi/shared/schemas/corporate';
-import { corporateParamsSchema } from '@poi/shared/schemas/corporate';
+import { activateCorporateBodySchema, corporateApplicationResponseSchema, corporateParamsSchema } from '@poi/shared/schemas/corporate';
 import { attachment } from '../../lib/http';
 import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import type { AdminCorporateService } from './admin-corporate.service';
+import type { CorporateService } from './corporate.service';
 
 /** Admin calls on corporate accounts (spec 7 "Admin: Corporate"); activation is in admin-transfers.routes. */
-export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: AdminCorporateService }> = async (app, { adminCorporate }) => {
+export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: AdminCorporateService; corporateService: CorporateService }> = async (
+  app,
+  { adminCorporate, corporateService },
+) => {
   const tags = ['管理: 法人'];
   requireSignIn(app, 'admin');
   const ok = <T>(data: T) => ({ success: true as const, data });
@@ -138,5 +142,19 @@ export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: Admin
       },
     },
     async (request) => ok(await adminCorporate.removeMember(actorOf(request), request.params.id, request.params.userId, request.body.reason)),
+  );
+
+  app.post(
+    '/admin/corporate/:id/activate',
+    {
+      schema: {
+        tags: ['管理: 法人'],
+        summary: '法人アカウントの申し込みを承認する(支払方法を問わず)、または停止中の法人アカウントを再開する',
+        params: corporateParamsSchema,
+        body: activateCorporateBodySchema,
+        response: { 200: corporateApplicationResponseSchema, ...errorResponses(409) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await corporateService.activate(request.params.id, request.body, actorOf(request)) }),
   );
 };

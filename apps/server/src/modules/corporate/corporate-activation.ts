@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client';
 import { writeAudit, type AuditActor } from '../audit/audit';
-import { ensureCorporateBillingAccount, type BillingAccountRow } from '../invoices/billing-accounts.repository';
+import { ensureCorporateBillingAccount, type BillingAccountRow } from '../billing-accounts/billing-accounts.repository';
 import { activateCorporateRow, corporateMemberIds, lockUser, setBillingPaymentMethod, setUserMembership, type CorporateAccountRow } from './corporate.repository';
 
 export type { CorporateAccountRow };

@@ -8,7 +8,7 @@ import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
 import { escapeLike } from '../../db/sql';
 import type { UserRow } from '../users/users.repository';
-import type { BillingAccountRow } from '../invoices/billing-accounts.repository';
+import type { BillingAccountRow } from '../billing-accounts/billing-accounts.repository';
 
 export type CorporateAccountRow = typeof corporateAccounts.$inferSelect;
 export type CorporateAccountValues = Partial<typeof corporateAccounts.$inferInsert>;

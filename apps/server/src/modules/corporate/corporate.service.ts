@@ -12,7 +12,7 @@ import { writeAudit, type AuditActor } from '../audit/audit';
 import type { PricingService } from '../pricing/pricing.service';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';
 import { hasPendingApplication, insertCorporateAccount, latestApplicationOf, lockCorporateAccount, lockUser, userStanding } from './corporate.repository';
-import { buildCorporateActivatedMail } from '../transfers/transfer-mail';
+import { buildCorporateActivatedMail } from './corporate-mail';
 
 export const corporateMessages = {
   notEligible: '法人アカウントのお申し込みは、トライアルまたは個人アカウントからのみ行えます',

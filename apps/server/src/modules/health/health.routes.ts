@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { messages } from '@poi/shared/messages';
 import type { RedisState } from '../../lib/redis-circuit';
 import { checkDatabase } from './health.repository';
-import type { SearchIndexState } from '../search-index/search-index';
+import type { SearchIndexState } from '../pois/search-index';
 
 /** A database that does not answer within this is down for the health check (a blackholed host would hang the probe). */
 const CHECK_TIMEOUT_MS = 2_000;

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { button, detailsTable, mailHtml, paragraph, paragraphs } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
 import type { InvoiceRow } from './invoices.mapper';
-import { bankTransferInstructions } from '../transfers/bank-transfer';
+import { bankTransferInstructions } from '../billing-accounts/bank-transfer';
 
 /** Whole yen as mails write it: '¥12,345'. */
 const yen = (n: number): string => formatYen(n, 0);

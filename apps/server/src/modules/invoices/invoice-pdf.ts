@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { formatUnitPriceSen, formatYenAmount } from '@poi/shared/format';
 import type { invoiceLines } from '../../db/schema/invoices';
-import { bankSnapshot, type BankSnapshot } from '../transfers/bank-transfer';
+import { bankSnapshot, type BankSnapshot } from '../billing-accounts/bank-transfer';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
 
 export { bankSnapshot, type BankSnapshot };

@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import type { Mailer } from '../../plugins/mail';
 import { SYSTEM_ACTOR, writeAudit } from '../audit/audit';
-import { addCredit, findBillingAccountById } from '../invoices/billing-accounts.repository';
+import { addCredit, findBillingAccountById } from '../billing-accounts/billing-accounts.repository';
 import { remainingYen, type InvoiceRow } from '../invoices/invoices.mapper';
 import { buildDeclinedMail, buildPayNowMail } from './payment-mail';
 import { declineMessage, paymentMessages } from './payment-messages';

@@ -18,7 +18,7 @@ import {
   lockBillingAccount,
   saveCard,
   type BillingAccountRow,
-} from '../invoices/billing-accounts.repository';
+} from '../billing-accounts/billing-accounts.repository';
 import { paymentMessages } from './payment-messages';
 import { findCardApplication, hasOpenInvoice, lockCorporateAccount, lockUser, setUserAccountType, type CorporateAccountRow } from './payments.repository';
 import { idOf, requireStripe, userStripeCall, type Background } from './stripe-calls';

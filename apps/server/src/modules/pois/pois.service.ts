@@ -16,8 +16,8 @@ import { canManageDataset } from '../datasets/dataset-access';
 import type { DatasetsService } from '../datasets/datasets.service';
 import * as repo from './pois.repository';
 import { createCursorCodec, scopeOf, type CursorCodec } from './search-cursor';
-import type { SearchIndex } from '../search-index/search-index';
-import type { AnswerParts } from '../search-index/dataset-index';
+import type { SearchIndex } from './search-index';
+import type { AnswerParts } from './dataset-index';
 
 const EXPORT_PAGE = 2000;
 /** Rows naming a poi_id are looked up and updated this many at a time. */

@@ -7,7 +7,7 @@ import type { ApiError } from '@poi/shared/schemas/common';
 import { AppError } from '../../lib/errors';
 import { API_KEY_SECURITY } from '../../plugins/openapi';
 import { toPoi } from '../pois/pois.mapper';
-import { answersJson } from '../search-index/dataset-index';
+import { answersJson } from '../pois/dataset-index';
 import type { PoisService } from '../pois/pois.service';
 import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';

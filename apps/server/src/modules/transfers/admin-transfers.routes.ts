@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { activateCorporateBodySchema, corporateApplicationResponseSchema, corporateParamsSchema } from '@poi/shared/schemas/corporate';
 import { confirmTransferBodySchema, confirmTransferResponseSchema, pendingTransfersQuerySchema, pendingTransfersResponseSchema } from '@poi/shared/schemas/transfers';
 import { invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import type { FastifyRequest } from 'fastify';
@@ -12,7 +11,6 @@ import { requireSignIn } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import { parseStatement, proposeMatches, STATEMENT_MAX_BYTES } from './bank-statement';
-import type { CorporateService } from '../corporate/corporate.service';
 import type { TransfersService } from './transfers.service';
 
 const NO_FILE = '入金明細のCSVファイルを選択してください';
@@ -37,9 +35,9 @@ async function readStatementFile(request: FastifyRequest): Promise<Buffer> {
 }
 
 /** Administrators: expected bank transfers and their confirmation; approving corporate applications. */
-export const adminTransferRoutes: FastifyPluginAsyncZod<{ transfersService: TransfersService; corporateService: CorporateService }> = async (
+export const adminTransferRoutes: FastifyPluginAsyncZod<{ transfersService: TransfersService }> = async (
   app,
-  { transfersService, corporateService },
+  { transfersService },
 ) => {
   requireSignIn(app, 'admin');
 
@@ -103,19 +101,5 @@ export const adminTransferRoutes: FastifyPluginAsyncZod<{ transfersService: Tran
       },
     },
     async (request) => ({ success: true as const, data: await transfersService.confirm(request.params.id, request.body, actorOf(request)) }),
-  );
-
-  app.post(
-    '/admin/corporate/:id/activate',
-    {
-      schema: {
-        tags: ['管理: 法人'],
-        summary: '法人アカウントの申し込みを承認する(支払方法を問わず)、または停止中の法人アカウントを再開する',
-        params: corporateParamsSchema,
-        body: activateCorporateBodySchema,
-        response: { 200: corporateApplicationResponseSchema, ...errorResponses(409) },
-      },
-    },
-    async (request) => ({ success: true as const, data: await corporateService.activate(request.params.id, request.body, actorOf(request)) }),
   );
 };

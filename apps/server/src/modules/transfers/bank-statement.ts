@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { PendingTransfer } from '@poi/shared/schemas/transfers';
 import type { StatementProposal } from '@poi/shared/schemas/transfers';
 import { AppError } from '../../lib/errors';
-import { isValidCustomerNumber } from './customer-number';
+import { isValidCustomerNumber } from '../billing-accounts/customer-number';
 
 /** One credit line of a bank statement: the day, the amount and the payer name as the bank shows it. */
 export interface StatementRow {

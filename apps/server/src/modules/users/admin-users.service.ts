@@ -6,7 +6,6 @@ import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { csvDocument } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
-import { revokeUserSessions } from '../auth/auth.repository';
 import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import * as repo from './users.repository';
 import { toAdminUser } from './users.mapper';
@@ -136,7 +135,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
         if (before.status === 'suspended') throw new AppError('CONFLICT', ALREADY_STATUS.suspended);
         await assertNotLastAdmin(tx, before);
         const updated = await repo.updateStatusWithReason(tx, id, 'suspended', reason);
-        await revokeUserSessions(tx, id);
+        await repo.revokeUserSessions(tx, id);
         await writeAudit(tx, actor, { action: 'user.suspend', targetType: 'user', targetId: id, before: snapshot(before), after: { ...snapshot(updated!), reason } });
       });
       changes?.changed('user', id);

@@ -6,6 +6,7 @@ import { normalizeSearchText } from '@poi/shared/text';
 import type { Executor } from '../../db/client';
 import { escapeLike } from '../../db/sql';
 import { users } from '../../db/schema/users';
+import { sessions } from '../../db/schema/sessions';
 import { apiKeys } from '../../db/schema/api-keys';
 import { usageDaily } from '../../db/schema/usage';
 import { auditLogs } from '../../db/schema/audit';
@@ -201,4 +202,9 @@ export async function listAuditLogs(ex: Executor, q: AuditLogFilter) {
 export async function countAuditLogs(ex: Executor, q: Omit<AuditLogFilter, 'limit' | 'offset'>): Promise<number> {
   const [count] = await ex.select({ total: sql<number>`count(*)::int` }).from(auditLogs).where(auditLogWhere(q));
   return count?.total ?? 0;
+}
+
+/** Ends every live session of the user (suspension, sign-out everywhere). */
+export async function revokeUserSessions(ex: Executor, userId: string): Promise<void> {
+  await ex.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }

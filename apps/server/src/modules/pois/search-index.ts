@@ -26,8 +26,8 @@ import type { Db } from '../../db/client';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { listenWithRetry, type PgListener } from '../../lib/pg-listen';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
-import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from '../pois/pois.repository';
-import { staleSearchRowsMayExist } from '../pois/search-columns';
+import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from './pois.repository';
+import { staleSearchRowsMayExist } from './search-columns';
 import {
   changesSince,
   datasetIdsBySize,

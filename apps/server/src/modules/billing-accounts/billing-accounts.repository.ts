@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client';
 import { billingAccounts } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
 import { users } from '../../db/schema/users';
-import { newCustomerNumber } from '../transfers/customer-number';
+import { newCustomerNumber } from './customer-number';
 
 export type BillingAccountRow = typeof billingAccounts.$inferSelect;
 
