@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let base: URL;
@@ -14,12 +14,8 @@ const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 beforeAll(async () => {
   ctx = await createTestContext();
   base = new URL(await ctx.app.listen({ port: 0, host: '127.0.0.1' }));
-  const admin = await signIn(ctx, 'admin@example.com');
-  const s = await signIn(ctx, uniqueEmail('provider'));
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
-  provider = { token: s.token, id: s.user.id };
-  const created = await ctx.app.inject({ method: 'POST', url: '/console/v1/datasets/public/create', headers: bearer(provider.token), payload: { name: '文字検証', price_per_search: 0 } });
-  datasetId = created.json().data.dataset_id;
+  provider = await ctx.newProvider('provider');
+  datasetId = await ctx.newDataset(provider, { name: '文字検証' });
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type TestContext } from './helpers';
 
 /**
  * Issue 30: a multi-MB import never holds the event loop. Before the import was sliced
@@ -29,11 +29,9 @@ let token: string;
 
 async function setUp(): Promise<{ ctx: TestContext; port: number; token: string }> {
   const c = await createTestContext();
-  const admin = await signIn(c, 'admin@example.com');
-  const s = await signIn(c, uniqueEmail('loop'));
-  await c.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
+  const provider = await c.newProvider('loop');
   await c.app.listen({ port: 0, host: '127.0.0.1' });
-  return { ctx: c, port: (c.app.server.address() as net.AddressInfo).port, token: s.token };
+  return { ctx: c, port: (c.app.server.address() as net.AddressInfo).port, token: provider.token };
 }
 
 beforeAll(async () => {
@@ -43,10 +41,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function newDataset(c: TestContext, t: string): Promise<string> {
-  const res = await c.app.inject({ method: 'POST', url: '/console/v1/datasets/public/create', headers: bearer(t), payload: { name: `loop ${Math.random()}`, price_per_search: 0 } });
-  return res.json().data.dataset_id;
-}
+const newDataset = (c: TestContext, t: string) => c.newDataset(t, { name: `loop ${Math.random()}` });
 
 /** About 2 MB: Japanese names (readings), addresses, categories and tags, as a shop list would have. */
 function bigCsv(rows = ROWS): Buffer {

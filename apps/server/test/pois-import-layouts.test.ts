@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagonal, grid, layoutCsv, meridian, onePoint, parallel, twoClusters, type LatLon } from './support/layouts';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type TestContext } from './helpers';
 
 /**
  * Issue 30 §1: the cost of an import does not depend on how its points lie. Before migration
@@ -25,15 +25,7 @@ const LIMIT_MS = 5_000;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const admin = await signIn(ctx, 'admin@example.com');
-  const s = await signIn(ctx, uniqueEmail('layouts'));
-  await ctx.app.inject({
-    method: 'POST',
-    url: `/console/v1/admin/users/${s.user.id}/change-type`,
-    headers: bearer(admin.token),
-    payload: { account_type: 'data_provider', reason: 'テスト' },
-  });
-  provider = { token: s.token };
+  provider = await ctx.newProvider('layouts');
   // The first import loads the readings dictionary: not a layout's cost.
   await importLayout(100, random);
 });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type TestContext } from './helpers';
 
 /**
  * Uploads through a real socket: what curl does (Expect: 100-continue, then the whole body),
@@ -12,10 +12,7 @@ let token: string;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const admin = await signIn(ctx, 'admin@example.com');
-  const s = await signIn(ctx, uniqueEmail('socket'));
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${s.user.id}/change-type`, headers: bearer(admin.token), payload: { account_type: 'data_provider', reason: 'テスト' } });
-  token = s.token;
+  token = (await ctx.newProvider('socket')).token;
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   port = (ctx.app.server.address() as net.AddressInfo).port;
 });
@@ -23,10 +20,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function newDataset(): Promise<string> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/console/v1/datasets/public/create', headers: bearer(token), payload: { name: `socket ${Math.random()}`, price_per_search: 0 } });
-  return res.json().data.dataset_id;
-}
+const newDataset = () => ctx.newDataset(token, { name: `socket ${Math.random()}` });
 const countOf = async (ds: string) => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [ds]))[0]!.n;
 
 function multipartBody(datasetId: string, file: Buffer) {

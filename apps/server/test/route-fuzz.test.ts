@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { bearer, createTestContext, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
@@ -85,11 +85,9 @@ function pathOf(route: Route, values: string[]): string {
 beforeAll(async () => {
   fake = await startFakeStripe();
   ctx = await createTestContext({ ...fake.env(), BILLING_JOBS: 'off', AUTH_IP_LIMIT: '100000' });
-  admin = (await signIn(ctx, 'admin@example.com')).token;
-  const p = await signIn(ctx, uniqueEmail('fuzz'));
-  await ctx.app.inject({ method: 'POST', url: `/console/v1/admin/users/${p.user.id}/change-type`, headers: bearer(admin), payload: { account_type: 'data_provider', reason: 'テスト' } });
-  provider = p.token;
-  datasetId = (await ctx.app.inject({ method: 'POST', url: '/console/v1/datasets/public/create', headers: bearer(provider), payload: { name: 'fuzz', price_per_search: 0 } })).json().data.dataset_id;
+  admin = (await ctx.admin()).token;
+  provider = (await ctx.newProvider('fuzz')).token;
+  datasetId = await ctx.newDataset(provider, { name: 'fuzz' });
 });
 
 afterAll(async () => {
