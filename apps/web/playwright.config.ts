@@ -19,10 +19,9 @@ export default defineConfig({
   globalSetup: './e2e/support/global-setup.ts',
   fullyParallel: false,
   workers: 2,
-  // On CI's loaded 2-core machine a browser test has failed in one run out of several on a moment
-  // of timing (a toast mid-animation, a chart before its resize, a lazy screen still loading): one
-  // retry there, and .ci/run names every test that needed it. Locally none: a flake fails.
-  retries: process.env.CI ? 1 : 0,
+  // No retries, on CI either: a test that passes only on its second try is a defect to fix (a wait
+  // on the wrong thing, a race in the screen), not something to hide.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],

@@ -3,4 +3,4 @@
  * one the console uses for the CSV files it builds itself, so every CSV the product writes
  * neutralises spreadsheet formulas the same way.
  */
-export { csvCell, csvDocument, csvLine } from '@poi/shared/csv';
+export { csvCell, csvDocument } from '@poi/shared/csv';

@@ -110,10 +110,6 @@ export async function tapTargetProblems(page: Page): Promise<TargetProblem[]> {
   });
 }
 
-export async function expectTapTargets(page: Page) {
-  expect(await tapTargetProblems(page)).toEqual([]);
-}
-
 /** Where focus is: whether it is visible (a 2 px outline or a focus ring) and inside the topmost open dialog. */
 export async function focusState(page: Page) {
   return page.evaluate(() => {

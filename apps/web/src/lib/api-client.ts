@@ -79,10 +79,6 @@ export function retryAfterSeconds(error: unknown): number | undefined {
 
 export const statusOf = (error: unknown): number | undefined => (axios.isAxiosError(error) ? error.response?.status : undefined);
 
-/** No answer at all: offline, DNS, refused, or the 30 s timeout. */
-export const isNetworkOrTimeout = (error: unknown): boolean =>
-  axios.isAxiosError(error) && !error.response && error.code !== AxiosError.ERR_CANCELED;
-
 function parseMaybeJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {

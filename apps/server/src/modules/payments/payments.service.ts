@@ -10,8 +10,7 @@ import { createBackground } from './stripe-calls';
 import type { StripeClient } from './stripe-client';
 import { createStripeWebhooks, type StripeWebhooks } from './stripe-webhooks';
 
-export { RETRY_JOB_INTERVAL_MS, STRIPE_MIN_JPY, type ChargeOutcome } from './charging';
-export type { WebhookResult } from './stripe-webhooks';
+export { RETRY_JOB_INTERVAL_MS } from './charging';
 
 /**
  * Card payments (Stripe), as the routes, the close and the tests see them: the use cases of

@@ -3,7 +3,6 @@ import {
   Building2,
   CreditCard,
   Database,
-  FileText,
   KeyRound,
   Landmark,
   LayoutDashboard,
@@ -82,6 +81,3 @@ export function menuGroupsFor(user: AppUser | null): MenuGroup[] {
   }
   return groups;
 }
-
-export const DOCS_PATH = '/docs/api';
-export const DocsIcon = FileText;
