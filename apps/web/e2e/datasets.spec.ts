@@ -1,28 +1,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { auth, makeProvider } from './support/api';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { pickOption } from './support/combobox';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function makeProvider(request: APIRequestContext, name: string) {
-  const email = uniqueEmail('provider');
-  const login = await signInByApi(request, email);
-  const admin = adminSession();
-  const res = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } });
-  expect(res.ok()).toBe(true);
-  await request.patch('/console/v1/user', { headers: auth(login.token), data: { display_name: name } });
-  return { ...login, user: { ...login.user, account_type: 'data_provider' as const, display_name: name }, email };
-}
 
 test.describe.configure({ mode: 'serial' });
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 test('platform admin creates a dataset for a provider, who manages its POIs and price, then deletes it', async ({ page, request, browser }) => {
   test.setTimeout(120_000);
-  const provider = await makeProvider(request, '東京データ株式会社');
+  const provider = await makeProvider(request, { displayName: '東京データ株式会社' });
   const datasetName = `東京カフェ ${Date.now().toString(36)}`;
 
   // The platform admin creates the dataset on /marketplace, choosing editor and recipient.
@@ -174,7 +164,7 @@ test('a trial user sees an explanation on /datasets and a data provider the crea
 });
 
 test('a data provider creates a dataset from /datasets without editor pickers', async ({ page, request }) => {
-  const provider = await makeProvider(request, '大阪POI');
+  const provider = await makeProvider(request, { displayName: '大阪POI' });
   await useSession(page, provider);
   await page.goto('/datasets');
   await expect(page.getByText('管理しているデータセットはまだありません')).toBeVisible();

@@ -1,19 +1,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { auth, makeProvider } from './support/api';
+import { useSession } from './support/auth';
 import { pickOption } from './support/combobox';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
-const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function providerWithDatasets(request: APIRequestContext) {
-  const login = await signInByApi(request, uniqueEmail('poiadmin'));
-  const admin = adminSession();
-  await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'data_provider', reason: 'テスト' } });
+  const login = await makeProvider(request, { prefix: 'poiadmin' });
   const create = async (name: string) =>
     (await (await request.post('/console/v1/datasets/public/create', { headers: auth(login.token), data: { name, price_per_search: 0 } })).json()).data.dataset_id as string;
-  return { login: { ...login, user: { ...login.user, account_type: 'data_provider' as const } }, first: await create('東京の店舗'), second: await create('移動先データ') };
+  return { login, first: await create('東京の店舗'), second: await create('移動先データ') };
 }
 
 const CSV = [
