@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BlockList, isIPv4 } from 'node:net';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
+import { formatYen } from '@poi/shared/format';
 import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import { toSen } from '@poi/shared/money';
@@ -36,7 +37,7 @@ export const publicApiMessages = {
   trialQuotaExceeded: (limit: number) =>
     `今月の無料検索回数(${limit.toLocaleString('ja-JP')}回)の上限に達しました。/upgrade からプランをアップグレードしてください`,
   budgetExceeded: (limitYen: number) =>
-    `今月の予算上限(¥${limitYen.toLocaleString('ja-JP')})に達したため、検索を停止しています。/billing で予算を変更してください`,
+    `今月の予算上限(${formatYen(limitYen, 0)})に達したため、検索を停止しています。/billing で予算を変更してください`,
   meterBusy: '現在検索を受け付けられません。しばらくしてから再度お試しください',
   methodNotAllowed: 'このURLは GET メソッドで呼び出してください',
 } as const;
