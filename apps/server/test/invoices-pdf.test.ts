@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDigit } from '../src/modules/billing-accounts/customer-number';
-import { bearer, captureLog, createTestContext, signIn, uniqueEmail, type TestContext } from './helpers';
+import { captureLog, createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * The invoice (適格請求書) and receipt PDFs through their routes: the text read back with
@@ -11,7 +11,6 @@ import { bearer, captureLog, createTestContext, signIn, uniqueEmail, type TestCo
 
 let ctx: TestContext;
 const log = captureLog();
-type Actor = { token: string; id: string };
 let admin: Actor;
 
 const REGISTRATION = 'T1234567890123';
@@ -40,19 +39,16 @@ beforeAll(async () => {
     },
     { logStream: log.stream },
   );
-  admin = await actor('admin@example.com');
+  admin = await ctx.admin();
 });
 
 afterAll(async () => {
   await ctx?.close();
 });
 
-async function actor(email = uniqueEmail('pdf')): Promise<Actor> {
-  const s = await signIn(ctx, email);
-  return { token: s.token, id: s.user.id };
-}
+const actor = () => ctx.newUser('trial', 'pdf');
 
-const get = (url: string, who?: Actor) => ctx.app.inject({ method: 'GET', url: `/console/v1${url}`, headers: who ? bearer(who.token) : {} });
+const get = (url: string, who?: Actor) => ctx.api('GET', url, who);
 
 function customerNumber(): string {
   const body = String(randomInt(100000, 1000000));
