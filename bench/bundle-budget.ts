@@ -67,12 +67,12 @@ export const ROUTE_BUDGETS: RouteBudget[] = [
   { route: '/poi', modules: [...SHELL, 'src/app/pages/poi-management-page.tsx', MAP], budgetKb: 265 },
   { route: '/profile', modules: [...SHELL, 'src/features/profile/pages/profile-page.tsx'], budgetKb: 195 },
   { route: '/revenue', modules: [...SHELL, 'src/features/revenue/pages/revenue-page.tsx'], budgetKb: 185 },
-  { route: '/admin/dashboard', modules: [...SHELL, 'src/features/admin/pages/admin-dashboard-page.tsx'], budgetKb: 195 },
-  { route: '/admin/users', modules: [...SHELL, 'src/features/admin/pages/admin-users-page.tsx'], budgetKb: 200 },
-  { route: '/admin/corporate', modules: [...SHELL, 'src/features/admin/pages/admin-corporate-page.tsx'], budgetKb: 200 },
-  { route: '/admin/transfers', modules: [...SHELL, 'src/features/admin/pages/admin-transfers-page.tsx'], budgetKb: 200 },
-  { route: '/admin/pricing', modules: [...SHELL, 'src/features/admin/pages/admin-pricing-page.tsx'], budgetKb: 200 },
-  { route: '/admin/revenue', modules: [...SHELL, 'src/features/admin/pages/admin-revenue-page.tsx'], budgetKb: 200 },
+  { route: '/admin/dashboard', modules: [...SHELL, 'src/features/revenue/pages/admin-dashboard-page.tsx'], budgetKb: 195 },
+  { route: '/admin/users', modules: [...SHELL, 'src/features/users/pages/admin-users-page.tsx'], budgetKb: 200 },
+  { route: '/admin/corporate', modules: [...SHELL, 'src/features/corporate/pages/admin-corporate-page.tsx'], budgetKb: 200 },
+  { route: '/admin/transfers', modules: [...SHELL, 'src/features/transfers/pages/admin-transfers-page.tsx'], budgetKb: 200 },
+  { route: '/admin/pricing', modules: [...SHELL, 'src/features/pricing/pages/admin-pricing-page.tsx'], budgetKb: 200 },
+  { route: '/admin/revenue', modules: [...SHELL, 'src/features/revenue/pages/admin-revenue-page.tsx'], budgetKb: 200 },
 ];
 
 /** Only these chunks may carry Leaflet and the map. */

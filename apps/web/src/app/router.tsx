@@ -36,12 +36,12 @@ const UpgradePage = lazyScreen(() => import('../features/corporate/pages/upgrade
 const PaymentMethodPage = lazyScreen(() => import('../features/payments/pages/payment-method-page').then((m) => m.PaymentMethodPage));
 const PaymentCompletePage = lazyScreen(() => import('../features/payments/pages/payment-complete-page').then((m) => m.PaymentCompletePage));
 const RevenuePage = lazyScreen(() => import('../features/revenue/pages/revenue-page').then((m) => m.RevenuePage));
-const AdminDashboardPage = lazyScreen(() => import('../features/admin/pages/admin-dashboard-page').then((m) => m.AdminDashboardPage));
-const AdminUsersPage = lazyScreen(() => import('../features/admin/pages/admin-users-page').then((m) => m.AdminUsersPage));
-const AdminCorporatePage = lazyScreen(() => import('../features/admin/pages/admin-corporate-page').then((m) => m.AdminCorporatePage));
-const AdminTransfersPage = lazyScreen(() => import('../features/admin/pages/admin-transfers-page').then((m) => m.AdminTransfersPage));
-const AdminPricingPage = lazyScreen(() => import('../features/admin/pages/admin-pricing-page').then((m) => m.AdminPricingPage));
-const AdminRevenuePage = lazyScreen(() => import('../features/admin/pages/admin-revenue-page').then((m) => m.AdminRevenuePage));
+const AdminDashboardPage = lazyScreen(() => import('../features/revenue/pages/admin-dashboard-page').then((m) => m.AdminDashboardPage));
+const AdminUsersPage = lazyScreen(() => import('../features/users/pages/admin-users-page').then((m) => m.AdminUsersPage));
+const AdminCorporatePage = lazyScreen(() => import('../features/corporate/pages/admin-corporate-page').then((m) => m.AdminCorporatePage));
+const AdminTransfersPage = lazyScreen(() => import('../features/transfers/pages/admin-transfers-page').then((m) => m.AdminTransfersPage));
+const AdminPricingPage = lazyScreen(() => import('../features/pricing/pages/admin-pricing-page').then((m) => m.AdminPricingPage));
+const AdminRevenuePage = lazyScreen(() => import('../features/revenue/pages/admin-revenue-page').then((m) => m.AdminRevenuePage));
 
 /** Every route of the spec's table (section 2), with its guard and Japanese title. */
 export const routes: RouteObject[] = [

@@ -10,13 +10,13 @@ import {
   type UpdatePricingVersionBody,
 } from '@poi/shared/schemas/pricing';
 import { apiClient } from '../../../lib/api-client';
-import { getAdmin, postParsed } from './admin-api';
-import { pricingKeys, revenueKeys } from './keys';
+import { getAdmin, postParsed } from '../../../lib/admin-api';
+import { adminPricingKeys, adminRevenueKeys } from '../../../lib/admin-query-keys';
 
 const deletedResponseSchema = z.object({ success: z.literal(true) });
 
 export const getPricingHistory = (): Promise<{ versions: PricingVersion[] }> => getAdmin('/console/v1/admin/pricing/history', pricingListResponseSchema);
-export const usePricingHistory = () => useQuery({ queryKey: pricingKeys.history(), queryFn: getPricingHistory });
+export const usePricingHistory = () => useQuery({ queryKey: adminPricingKeys.history(), queryFn: getPricingHistory });
 
 /** What a new version would change and for how many users; nothing is saved. */
 export const previewPricing = (body: PricingVersionBody): Promise<PricingPreview> => postParsed('/console/v1/admin/pricing/preview', body, pricingPreviewResponseSchema);
@@ -30,8 +30,8 @@ export async function deletePricing(id: number, reason: string): Promise<void> {
 
 /** Prices apply from tomorrow on, so a write changes the versions and the dashboard's audit entries, no billed money. */
 function refreshPricing(client: QueryClient) {
-  void client.invalidateQueries({ queryKey: pricingKeys.all });
-  void client.invalidateQueries({ queryKey: revenueKeys.dashboard() });
+  void client.invalidateQueries({ queryKey: adminPricingKeys.all });
+  void client.invalidateQueries({ queryKey: adminRevenueKeys.dashboard() });
 }
 
 export function useCreatePricing() {

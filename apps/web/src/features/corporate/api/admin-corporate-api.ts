@@ -11,8 +11,8 @@ import {
   type CreateCorporateBody,
   type UpdateCorporateBody,
 } from '@poi/shared/schemas/corporate';
-import { getAdmin, postParsed } from './admin-api';
-import { corporateKeys, revenueKeys, usersKeys, type Params } from './keys';
+import { getAdmin, postParsed } from '../../../lib/admin-api';
+import { adminCorporateKeys, adminRevenueKeys, adminUsersKeys, type Params } from '../../../lib/admin-query-keys';
 
 const corporateUrl = (id: string) => `/console/v1/admin/corporate/${encodeURIComponent(id)}`;
 
@@ -20,8 +20,8 @@ export const getCorporateList = (params: Params): Promise<CorporateList> => getA
 export const getCorporate = (id: string): Promise<CorporateDetail> => getAdmin(corporateUrl(id), corporateDetailResponseSchema);
 
 export const useCorporateList = (params: Params) =>
-  useQuery({ queryKey: corporateKeys.list(params), queryFn: () => getCorporateList(params), placeholderData: keepPreviousData });
-export const useCorporate = (id: string | null) => useQuery({ queryKey: corporateKeys.detail(id ?? ''), queryFn: () => getCorporate(id!), enabled: !!id });
+  useQuery({ queryKey: adminCorporateKeys.list(params), queryFn: () => getCorporateList(params), placeholderData: keepPreviousData });
+export const useCorporate = (id: string | null) => useQuery({ queryKey: adminCorporateKeys.detail(id ?? ''), queryFn: () => getCorporate(id!), enabled: !!id });
 
 export const createCorporate = (body: CreateCorporateBody): Promise<CorporateDetail> => postParsed('/console/v1/admin/corporate/create', body, corporateDetailResponseSchema);
 export const updateCorporate = (id: string, body: UpdateCorporateBody): Promise<CorporateDetail> => postParsed(`${corporateUrl(id)}/update`, body, corporateDetailResponseSchema);
@@ -41,11 +41,11 @@ export const removeCorporateMember = (id: string, userId: string, reason: string
  * write moves users in or out of the account or changes how they pay, the user screens.
  */
 function refreshCorporate(client: QueryClient, id: string, detail: CorporateDetail | null, touchesUsers: boolean) {
-  if (detail) client.setQueryData(corporateKeys.detail(id), detail);
-  else void client.invalidateQueries({ queryKey: corporateKeys.detail(id) });
-  void client.invalidateQueries({ queryKey: corporateKeys.lists() });
-  void client.invalidateQueries({ queryKey: revenueKeys.dashboard() });
-  if (touchesUsers) void client.invalidateQueries({ queryKey: usersKeys.all });
+  if (detail) client.setQueryData(adminCorporateKeys.detail(id), detail);
+  else void client.invalidateQueries({ queryKey: adminCorporateKeys.detail(id) });
+  void client.invalidateQueries({ queryKey: adminCorporateKeys.lists() });
+  void client.invalidateQueries({ queryKey: adminRevenueKeys.dashboard() });
+  if (touchesUsers) void client.invalidateQueries({ queryKey: adminUsersKeys.all });
 }
 
 export function useCreateCorporate() {

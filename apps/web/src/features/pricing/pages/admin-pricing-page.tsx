@@ -12,9 +12,9 @@ import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, getFieldErrorMessage } from '../../../lib/api-client';
 import { DataTable } from '../../../components/ui/data-table';
-import { previewPricing, useCreatePricing, useDeletePricing, usePricingHistory, useUpdatePricing } from '../api/pricing-api';
-import { dateOnly } from '../components/admin-labels';
-import { ReasonDialog } from '../components/reason-dialog';
+import { previewPricing, useCreatePricing, useDeletePricing, usePricingHistory, useUpdatePricing } from '../api/admin-pricing-api';
+import { dateOnly } from '../../../components/admin/admin-labels';
+import { ReasonDialog } from '../../../components/admin/reason-dialog';
 
 export const FIELD_LABELS: Record<string, string> = {
   base_fee: '基本料金(円/検索)',

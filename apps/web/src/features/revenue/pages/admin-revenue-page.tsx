@@ -11,9 +11,9 @@ import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/sta
 import { getErrorMessage } from '../../../lib/api-client';
 import { yen } from '../../../components/ui/billing-labels';
 import { DataTable } from '../../../components/ui/data-table';
-import { downloadCsv } from '../api/admin-api';
-import { usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/revenue-api';
-import { useUrlParams } from '../use-url-params';
+import { downloadCsv } from '../../../lib/admin-api';
+import { usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/admin-revenue-api';
+import { useUrlParams } from '../../../lib/use-url-params';
 
 const previousMonth = () => selectableMonths()[1] ?? currentYearMonth();
 const sen = (v: number) => formatYen(v, 2);

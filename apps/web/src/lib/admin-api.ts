@@ -1,6 +1,6 @@
-import { apiClient, getParsed } from '../../../lib/api-client';
-import { downloadFile } from '../../../lib/download';
-import type { Params } from './keys';
+import { apiClient, getParsed } from './api-client';
+import { downloadFile } from './download';
+import type { Params } from './admin-query-keys';
 
 /*
  * What every admin call shares (spec 7 "Admin"): list parameters without their empty values, and

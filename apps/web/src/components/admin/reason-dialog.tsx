@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { FormModal } from '../../../components/ui/form-modal';
-import { FormField, inputClass } from '../../../components/ui/form-field';
-import { getFieldErrorMessage } from '../../../lib/api-client';
+import { FormModal } from '../ui/form-modal';
+import { FormField, inputClass } from '../ui/form-field';
+import { getFieldErrorMessage } from '../../lib/api-client';
 
 export const REASON_REQUIRED = '理由を入力してください';
 export const REASON_TOO_LONG = '理由は500文字以内で入力してください';

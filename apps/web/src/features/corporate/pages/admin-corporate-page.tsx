@@ -11,7 +11,7 @@ import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/sta
 import { getErrorMessage } from '../../../lib/api-client';
 import { PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
 import { DataTable } from '../../../components/ui/data-table';
-import { downloadCsv } from '../api/admin-api';
+import { downloadCsv } from '../../../lib/admin-api';
 import {
   useActivateCorporate,
   useAddCorporateMember,
@@ -20,13 +20,13 @@ import {
   useRejectCorporate,
   useRemoveCorporateMember,
   useSuspendCorporate,
-} from '../api/corporate-api';
-import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, dateOnly, DefinitionGrid } from '../components/admin-labels';
-import { AuditSection } from '../components/audit-list';
+} from '../api/admin-corporate-api';
+import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, dateOnly, DefinitionGrid } from '../../../components/admin/admin-labels';
+import { AuditSection } from '../../../components/admin/audit-list';
 import { CorporateForm } from '../components/corporate-form';
-import { InvoiceSummaryList } from '../components/invoice-summary-list';
-import { ReasonDialog } from '../components/reason-dialog';
-import { useUrlParams } from '../use-url-params';
+import { InvoiceSummaryList } from '../../../components/admin/invoice-summary-list';
+import { ReasonDialog } from '../../../components/admin/reason-dialog';
+import { useUrlParams } from '../../../lib/use-url-params';
 
 type CorporateRole = (typeof CORPORATE_ROLES)[number];
 

@@ -8,12 +8,12 @@ import {
   type StatementProposal,
 } from '@poi/shared/schemas/transfers';
 import { apiClient } from '../../../lib/api-client';
-import { getAdmin, postParsed } from './admin-api';
-import { corporateKeys, revenueKeys, transfersKeys, usersKeys, type Params } from './keys';
+import { getAdmin, postParsed } from '../../../lib/admin-api';
+import { adminCorporateKeys, adminRevenueKeys, adminTransfersKeys, adminUsersKeys, type Params } from '../../../lib/admin-query-keys';
 
 export const getPendingTransfers = (params: Params): Promise<PendingTransfers> => getAdmin('/console/v1/admin/transfers/pending', pendingTransfersResponseSchema, params);
 export const usePendingTransfers = (params: Params) =>
-  useQuery({ queryKey: transfersKeys.pending(params), queryFn: () => getPendingTransfers(params), placeholderData: keepPreviousData });
+  useQuery({ queryKey: adminTransfersKeys.pending(params), queryFn: () => getPendingTransfers(params), placeholderData: keepPreviousData });
 
 /** Reads a bank statement CSV and proposes which open invoice each line pays; nothing is booked. */
 export async function proposeStatementMatches(file: File): Promise<StatementProposal[]> {
@@ -35,10 +35,10 @@ export function useConfirmTransfer(invoiceId: string) {
   return useMutation({
     mutationFn: (body: ConfirmTransferBody) => confirmTransfer(invoiceId, body),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: transfersKeys.all });
-      void client.invalidateQueries({ queryKey: revenueKeys.all });
-      void client.invalidateQueries({ queryKey: usersKeys.details() });
-      void client.invalidateQueries({ queryKey: corporateKeys.details() });
+      void client.invalidateQueries({ queryKey: adminTransfersKeys.all });
+      void client.invalidateQueries({ queryKey: adminRevenueKeys.all });
+      void client.invalidateQueries({ queryKey: adminUsersKeys.details() });
+      void client.invalidateQueries({ queryKey: adminCorporateKeys.details() });
     },
   });
 }

@@ -7,7 +7,7 @@ import { createCorporateBodySchema, updateCorporateBodySchema, type CorporateDet
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
-import { useCreateCorporate, useUpdateCorporate } from '../api/corporate-api';
+import { useCreateCorporate, useUpdateCorporate } from '../api/admin-corporate-api';
 
 const TEXT_FIELDS = [
   ['company_name', '会社名', true],

@@ -8,16 +8,16 @@ import {
   type AdminUserList,
   type ChangeAccountTypeBody,
 } from '@poi/shared/schemas/users';
-import { getAdmin, postParsed } from './admin-api';
-import { corporateKeys, revenueKeys, usersKeys, type Params } from './keys';
+import { getAdmin, postParsed } from '../../../lib/admin-api';
+import { adminCorporateKeys, adminRevenueKeys, adminUsersKeys, type Params } from '../../../lib/admin-query-keys';
 
 const userUrl = (id: string) => `/console/v1/admin/users/${encodeURIComponent(id)}`;
 
 export const getAdminUsers = (params: Params): Promise<AdminUserList> => getAdmin('/console/v1/admin/users', adminUserListResponseSchema, params);
 export const getAdminUser = (id: string): Promise<AdminUserDetail> => getAdmin(userUrl(id), adminUserDetailResponseSchema);
 
-export const useAdminUsers = (params: Params) => useQuery({ queryKey: usersKeys.list(params), queryFn: () => getAdminUsers(params), placeholderData: keepPreviousData });
-export const useAdminUser = (id: string | null) => useQuery({ queryKey: usersKeys.detail(id ?? ''), queryFn: () => getAdminUser(id!), enabled: !!id });
+export const useAdminUsers = (params: Params) => useQuery({ queryKey: adminUsersKeys.list(params), queryFn: () => getAdminUsers(params), placeholderData: keepPreviousData });
+export const useAdminUser = (id: string | null) => useQuery({ queryKey: adminUsersKeys.detail(id ?? ''), queryFn: () => getAdminUser(id!), enabled: !!id });
 
 export const suspendUser = (id: string, reason: string): Promise<AdminUser> => postParsed(`${userUrl(id)}/suspend`, { reason }, adminUserResponseSchema).then((d) => d.user);
 export const activateUser = (id: string, reason: string): Promise<AdminUser> => postParsed(`${userUrl(id)}/activate`, { reason }, adminUserResponseSchema).then((d) => d.user);
@@ -29,10 +29,10 @@ export const changeAccountType = (id: string, body: ChangeAccountTypeBody): Prom
  * a corporate account's member list shows the user, so a type change reaches it too.
  */
 function refreshUser(client: QueryClient, id: string, alsoCorporate: boolean) {
-  void client.invalidateQueries({ queryKey: usersKeys.lists() });
-  void client.invalidateQueries({ queryKey: usersKeys.detail(id) });
-  void client.invalidateQueries({ queryKey: revenueKeys.dashboard() });
-  if (alsoCorporate) void client.invalidateQueries({ queryKey: corporateKeys.details() });
+  void client.invalidateQueries({ queryKey: adminUsersKeys.lists() });
+  void client.invalidateQueries({ queryKey: adminUsersKeys.detail(id) });
+  void client.invalidateQueries({ queryKey: adminRevenueKeys.dashboard() });
+  if (alsoCorporate) void client.invalidateQueries({ queryKey: adminCorporateKeys.details() });
 }
 
 export function useSuspendUser(id: string) {

@@ -9,9 +9,9 @@ import { StatCard } from '../../../components/ui/stat-card';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { yen } from '../../../components/ui/billing-labels';
-import { useAdminDashboard } from '../api/revenue-api';
-import { dateTime } from '../components/admin-labels';
-import { AuditList } from '../components/audit-list';
+import { useAdminDashboard } from '../api/admin-revenue-api';
+import { dateTime } from '../../../components/admin/admin-labels';
+import { AuditList } from '../../../components/admin/audit-list';
 
 /** /admin/dashboard: the money of the last billed month, 12 months of it, pending work, recent changes, configuration warnings. */
 export function AdminDashboardPage() {

@@ -1,5 +1,5 @@
 import type { InvoiceStatus } from '@poi/shared/schemas/invoices';
-import { INVOICE_STATUS_LABELS, yen } from '../../../components/ui/billing-labels';
+import { INVOICE_STATUS_LABELS, yen } from '../ui/billing-labels';
 
 interface InvoiceSummary {
   id: string;

@@ -11,10 +11,10 @@ import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/sta
 import { DataTable } from '../../../components/ui/data-table';
 import { getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
-import { downloadCsv } from '../api/admin-api';
-import { proposeStatementMatches, useConfirmTransfer, usePendingTransfers } from '../api/transfers-api';
+import { downloadCsv } from '../../../lib/admin-api';
+import { proposeStatementMatches, useConfirmTransfer, usePendingTransfers } from '../api/admin-transfers-api';
 import { transferDifference } from '../components/transfer-difference';
-import { useUrlParams } from '../use-url-params';
+import { useUrlParams } from '../../../lib/use-url-params';
 
 const PAGE_SIZE = 50;
 const DEFAULTS = { page: '1' };
