@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatYen } from '@poi/shared/format';
 import { API_KEY_STATUS_LABELS, type ApiKey, type ApiKeyStatus } from '@poi/shared/schemas/api-keys';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataTable } from '../../components/ui/data-table';
 import { PageHeader } from '../../components/ui/page-header';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../components/ui/state-blocks';
 import { getErrorMessage } from '../../lib/api-client';
@@ -14,6 +15,9 @@ import { CreateKeyModal } from '../../features/api-keys/components/create-key-mo
 import { KeyRevealModal } from '../../features/api-keys/components/key-reveal-modal';
 import { useDatasets } from '../../features/datasets/api/datasets-api';
 import { DatasetPicker } from '../../features/datasets/components/dataset-picker';
+
+/** The key table's header cell padding (the cells' own). */
+const TH = 'px-4 py-3';
 
 const statusClass: Record<ApiKeyStatus, string> = {
   active: 'bg-green-50 text-green-900 ring-green-600/30',
@@ -128,11 +132,31 @@ export function ApiKeysPage() {
     );
   else
     body = (
-      <>
-        {/* Cards on narrow screens, a table from md up. */}
-        <ul className="space-y-3 md:hidden" aria-label="APIキー">
-          {keys.data.api_keys.map((k) => (
-            <li key={k.id} className="rounded-lg border border-gray-200 bg-white p-4">
+      <DataTable
+        caption="APIキーの一覧"
+        rows={keys.data.api_keys}
+        rowKey={(k) => k.id}
+        rowProps={(k) => ({ className: k.status === 'revoked' || k.status === 'expired' ? 'text-gray-600' : 'text-gray-900' })}
+        className="overflow-x-auto rounded-lg border border-gray-200 bg-white"
+        tableClassName="min-w-full divide-y divide-gray-200 text-sm"
+        headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
+        bodyClassName="divide-y divide-gray-200"
+        columns={[
+          { header: '名前', headerClassName: TH, className: 'max-w-48 break-words px-4 py-3 font-medium', cell: (k) => k.name },
+          { header: 'キー', headerClassName: TH, className: 'whitespace-nowrap px-4 py-3 font-mono text-xs', cell: (k) => `${k.prefix}…` },
+          { header: '作成日', headerClassName: TH, className: 'whitespace-nowrap px-4 py-3', cell: (k) => formatDate(k.created_at) },
+          { header: '最終使用', headerClassName: TH, className: 'whitespace-nowrap px-4 py-3', cell: (k) => (k.last_used_at ? formatDateTime(k.last_used_at) : '未使用') },
+          { header: '有効期限', headerClassName: TH, className: 'px-4 py-3', cell: expiryText },
+          { header: '制限', headerClassName: TH, className: 'max-w-56 px-4 py-3', cell: (k) => <Restrictions k={k} /> },
+          { header: '状態', headerClassName: TH, className: 'whitespace-nowrap px-4 py-3', cell: (k) => <StatusBadge status={k.status} /> },
+          { header: <span className="sr-only">操作</span>, key: 'actions', headerClassName: TH, className: 'px-4 py-3', cell: actions },
+        ]}
+        // Cards on narrow screens, the table from md up.
+        mobile={{
+          label: 'APIキー',
+          itemClassName: 'rounded-lg border border-gray-200 bg-white p-4',
+          render: (k) => (
+            <>
               <div className="flex items-start justify-between gap-2">
                 <div className="min-w-0">
                   <p className="font-semibold text-gray-900 break-words">{k.name}</p>
@@ -153,44 +177,10 @@ export function ApiKeysPage() {
                 </dd>
               </dl>
               <div className="mt-3">{actions(k)}</div>
-            </li>
-          ))}
-        </ul>
-        <div className="hidden overflow-x-auto rounded-lg border border-gray-200 bg-white md:block">
-          <table className="min-w-full divide-y divide-gray-200 text-sm">
-            <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-              <tr>
-                <th scope="col" className="px-4 py-3">名前</th>
-                <th scope="col" className="px-4 py-3">キー</th>
-                <th scope="col" className="px-4 py-3">作成日</th>
-                <th scope="col" className="px-4 py-3">最終使用</th>
-                <th scope="col" className="px-4 py-3">有効期限</th>
-                <th scope="col" className="px-4 py-3">制限</th>
-                <th scope="col" className="px-4 py-3">状態</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">操作</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-200">
-              {keys.data.api_keys.map((k) => (
-                <tr key={k.id} className={k.status === 'revoked' || k.status === 'expired' ? 'text-gray-600' : 'text-gray-900'}>
-                  <td className="max-w-48 break-words px-4 py-3 font-medium">{k.name}</td>
-                  <td className="whitespace-nowrap px-4 py-3 font-mono text-xs">{k.prefix}…</td>
-                  <td className="whitespace-nowrap px-4 py-3">{formatDate(k.created_at)}</td>
-                  <td className="whitespace-nowrap px-4 py-3">{k.last_used_at ? formatDateTime(k.last_used_at) : '未使用'}</td>
-                  <td className="px-4 py-3">{expiryText(k)}</td>
-                  <td className="max-w-56 px-4 py-3">
-                    <Restrictions k={k} />
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-3">
-                    <StatusBadge status={k.status} />
-                  </td>
-                  <td className="px-4 py-3">{actions(k)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </>
+            </>
+          ),
+        }}
+      />
     );
 
   return (

@@ -9,6 +9,7 @@ import { messages } from '@poi/shared/messages';
 import type { Dataset } from '@poi/shared/schemas/datasets';
 import { poiSearchQuerySchema, SEARCH_RADIUS_MAX, type Poi } from '@poi/shared/schemas/pois';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
 import { FormField, inputClass } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
 import { PageHeader } from '../../components/ui/page-header';
@@ -238,69 +239,70 @@ export function PoiManagementPage() {
           <EmptyBlock message="条件に一致するPOIはありません" />
         ) : (
           <>
-            {/* Cards below lg (phones, tablets, narrow windows), a table with room for every column from lg up. */}
-            <ul aria-label="検索結果のPOI" className={`space-y-3 lg:hidden ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
-              {list.data.pois.map((poi) => (
-                <li key={poi.poi_id} className="rounded-md border border-gray-200 p-3">
-                  <p className="break-words font-medium text-gray-900">{poi.name}</p>
-                  <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                    <dt className="text-gray-700">住所</dt>
-                    <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
-                    <dt className="text-gray-700">データセット</dt>
-                    <dd className="break-words text-gray-800">{nameOf(poi.dataset_id)}</dd>
-                    {poi.distance_m !== undefined ? (
-                      <>
-                        <dt className="text-gray-700">距離</dt>
-                        <dd className="text-gray-800">{formatDistance(poi.distance_m)}</dd>
-                      </>
-                    ) : null}
-                    <dt className="text-gray-700">緯度・経度</dt>
-                    <dd className="font-mono text-xs leading-5 text-gray-800">
-                      {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
-                    </dd>
-                  </dl>
-                  <div className="mt-2 flex flex-wrap gap-2">{actionsOf(poi, 'card')}</div>
-                </li>
-              ))}
-            </ul>
-            <div className="-mx-5 hidden lg:block">
-              <table className="w-full table-fixed divide-y divide-gray-200 text-sm">
-                <colgroup>
-                  <col className="w-[22%]" />
-                  <col className="w-[24%]" />
-                  <col className="w-[16%]" />
-                  <col className="w-[9%]" />
-                  <col className="w-[29%]" />
-                </colgroup>
-                <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-                  <tr>
-                    <th scope="col" className="px-5 py-2">名称</th>
-                    <th scope="col" className="px-3 py-2">住所・緯度経度</th>
-                    <th scope="col" className="px-3 py-2">データセット</th>
-                    <th scope="col" className="px-3 py-2">距離</th>
-                    <th scope="col" className="px-5 py-2 text-right">操作</th>
-                  </tr>
-                </thead>
-                <tbody className={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
-                  {list.data.pois.map((poi) => (
-                    <tr key={poi.poi_id}>
-                      <td className="break-words px-5 py-2 font-medium text-gray-900">{poi.name}</td>
-                      <td className="break-words px-3 py-2 text-gray-800">
-                        {poi.address || '-'}
-                        <span className="mt-0.5 block font-mono text-xs text-gray-700">
-                          {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
-                        </span>
-                      </td>
-                      <td className="break-words px-3 py-2 text-gray-800">{nameOf(poi.dataset_id)}</td>
-                      <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDistance(poi.distance_m)}</td>
-                      <td className="px-5 py-2">
-                        <div className="flex flex-wrap justify-end gap-1">{actionsOf(poi, 'row')}</div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              // Not 検索結果: the section around is the region of that name.
+              caption="POIの一覧"
+              rows={list.data.pois}
+              rowKey={(poi) => poi.poi_id}
+              className="-mx-5"
+              // Fixed layout: the widths of the header cells share the width out, so no column squeezes another.
+              tableClassName="w-full table-fixed divide-y divide-gray-200 text-sm"
+              headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
+              bodyClassName={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}
+              columns={[
+                { header: '名称', headerClassName: 'w-[22%] px-5 py-2', className: 'break-words px-5 py-2 font-medium text-gray-900', cell: (poi) => poi.name },
+                {
+                  header: '住所・緯度経度',
+                  headerClassName: 'w-[24%] px-3 py-2',
+                  className: 'break-words px-3 py-2 text-gray-800',
+                  cell: (poi) => (
+                    <>
+                      {poi.address || '-'}
+                      <span className="mt-0.5 block font-mono text-xs text-gray-700">
+                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                      </span>
+                    </>
+                  ),
+                },
+                { header: 'データセット', headerClassName: 'w-[16%] px-3 py-2', className: 'break-words px-3 py-2 text-gray-800', cell: (poi) => nameOf(poi.dataset_id) },
+                { header: '距離', headerClassName: 'w-[9%] px-3 py-2', className: 'whitespace-nowrap px-3 py-2 text-gray-800', cell: (poi) => formatDistance(poi.distance_m) },
+                {
+                  header: '操作',
+                  headerClassName: 'w-[29%] px-5 py-2 text-right',
+                  className: 'px-5 py-2',
+                  cell: (poi) => <div className="flex flex-wrap justify-end gap-1">{actionsOf(poi, 'row')}</div>,
+                },
+              ]}
+              // Cards below lg (phones, tablets, narrow windows), the table with room for every column from lg up.
+              mobile={{
+                label: '検索結果のPOI',
+                breakpoint: 'lg',
+                className: `space-y-3 ${list.isPlaceholderData ? 'opacity-60' : ''}`,
+                itemClassName: 'rounded-md border border-gray-200 p-3',
+                render: (poi) => (
+                  <>
+                    <p className="break-words font-medium text-gray-900">{poi.name}</p>
+                    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                      <dt className="text-gray-700">住所</dt>
+                      <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
+                      <dt className="text-gray-700">データセット</dt>
+                      <dd className="break-words text-gray-800">{nameOf(poi.dataset_id)}</dd>
+                      {poi.distance_m !== undefined ? (
+                        <>
+                          <dt className="text-gray-700">距離</dt>
+                          <dd className="text-gray-800">{formatDistance(poi.distance_m)}</dd>
+                        </>
+                      ) : null}
+                      <dt className="text-gray-700">緯度・経度</dt>
+                      <dd className="font-mono text-xs leading-5 text-gray-800">
+                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                      </dd>
+                    </dl>
+                    <div className="mt-2 flex flex-wrap gap-2">{actionsOf(poi, 'card')}</div>
+                  </>
+                ),
+              }}
+            />
             <Pagination page={page} totalPages={totalPages} total={total} capped={capped} hasNext={list.data.next_cursor !== null} onChange={setPage} />
           </>
         )}

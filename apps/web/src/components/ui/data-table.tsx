@@ -18,7 +18,12 @@ export interface MobileCards<T> {
   render: (row: T) => ReactNode;
   className?: string;
   itemClassName?: string;
+  /** Where the table takes over from the cards: md (default), or lg for tables that need a wide window to keep every column readable. */
+  breakpoint?: 'md' | 'lg';
 }
+
+// Whole class names, so Tailwind finds them: [cards, table] per breakpoint.
+const SWITCH = { md: ['md:hidden', 'hidden md:block'], lg: ['lg:hidden', 'hidden lg:block'] } as const;
 
 interface DataTableProps<T> {
   columns: Array<Column<T>>;
@@ -68,7 +73,7 @@ export function DataTable<T>({
 }: DataTableProps<T>) {
   if (!rows.length && empty !== undefined) return <>{empty}</>;
   const table = (
-    <div className={`${className} ${mobile ? 'hidden md:block' : ''}`} tabIndex={0} role={regionLabel ? 'region' : undefined} aria-label={regionLabel}>
+    <div className={`${className} ${mobile ? SWITCH[mobile.breakpoint ?? 'md'][1] : ''}`} tabIndex={0} role={regionLabel ? 'region' : undefined} aria-label={regionLabel}>
       <table className={tableClassName}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className={headClassName}>
@@ -112,7 +117,7 @@ export function DataTable<T>({
   if (!mobile) return table;
   return (
     <>
-      <ul className={`md:hidden ${mobile.className ?? 'space-y-3'}`} aria-label={mobile.label}>
+      <ul className={`${SWITCH[mobile.breakpoint ?? 'md'][0]} ${mobile.className ?? 'space-y-3'}`} aria-label={mobile.label}>
         {rows.map((r) => (
           <li key={rowKey(r)} className={mobile.itemClassName}>
             {mobile.render(r)}

@@ -11,9 +11,13 @@ import {
 import { messages } from '@poi/shared/messages';
 import { IMPORT_DEFAULT_MODE, IMPORT_FIELD_LABELS, type BulkImportResponse, type ImportFormat, type ImportMode } from '@poi/shared/schemas/pois';
 import { Button } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
 import { Modal } from '../../../components/ui/modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useBulkImport } from '../api/pois-api';
+
+/** Cell padding of the skipped-lines table. */
+const CELL = 'px-3 py-1.5';
 
 const SAMPLES: Record<ImportFormat, string> = {
   csv: `名称,緯度,経度,カテゴリ,住所,説明,タグ
@@ -144,26 +148,21 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
           {result.skipped.length ? (
             <div>
               <p className="text-sm font-medium text-gray-900">スキップされた行{result.skipped_count > result.skipped.length ? `(先頭${result.skipped.length}件)` : ''}</p>
-              <div className="mt-2 max-h-56 overflow-auto rounded border border-gray-200">
-                <table className="w-full text-sm">
-                  <thead className="sticky top-0 bg-gray-50 text-left text-xs text-gray-700">
-                    <tr>
-                      <th scope="col" className="px-3 py-1.5">行</th>
-                      <th scope="col" className="px-3 py-1.5">項目</th>
-                      <th scope="col" className="px-3 py-1.5">理由</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-gray-100">
-                    {result.skipped.map((s, i) => (
-                      <tr key={`${s.line}-${s.field}-${i}`}>
-                        <td className="px-3 py-1.5 text-gray-900">{s.line}</td>
-                        <td className="px-3 py-1.5 text-gray-800">{IMPORT_FIELD_LABELS[s.field] ?? s.field}</td>
-                        <td className="px-3 py-1.5 text-gray-800">{s.reason}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                caption="スキップされた行"
+                // The same line can be skipped for several fields: the position keeps keys apart.
+                rows={result.skipped.map((s, i) => ({ ...s, key: `${s.line}-${s.field}-${i}` }))}
+                rowKey={(s) => s.key}
+                className="mt-2 max-h-56 overflow-auto rounded border border-gray-200"
+                tableClassName="w-full text-sm"
+                headClassName="sticky top-0 bg-gray-50 text-left text-xs text-gray-700"
+                bodyClassName="divide-y divide-gray-100"
+                columns={[
+                  { header: '行', headerClassName: CELL, className: `${CELL} text-gray-900`, cell: (s) => s.line },
+                  { header: '項目', headerClassName: CELL, className: `${CELL} text-gray-800`, cell: (s) => IMPORT_FIELD_LABELS[s.field] ?? s.field },
+                  { header: '理由', headerClassName: CELL, className: `${CELL} text-gray-800`, cell: (s) => s.reason },
+                ]}
+              />
             </div>
           ) : null}
         </div>

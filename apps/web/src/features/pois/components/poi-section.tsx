@@ -5,6 +5,7 @@ import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import type { Poi } from '@poi/shared/schemas/pois';
 import { Button } from '../../../components/ui/button';
+import { DataTable } from '../../../components/ui/data-table';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -13,6 +14,9 @@ import { PoiMap } from './lazy-poi-map';
 import { PoiDeleteDialog } from './poi-delete-dialog';
 import { PoiDetailModal } from './poi-detail-modal';
 import { PoiFormModal } from './poi-form-modal';
+
+/** Header cell padding of the middle columns (the cells' own). */
+const TH = 'px-3 py-2';
 
 /**
  * The POI list of the dataset detail screen (spec 2): register, name search (Enter or button),
@@ -94,79 +98,84 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
         )
       ) : (
         <>
-          {/* Cards on narrow screens (everything, the buttons included, within the width), a table from md up. */}
-          <ul aria-label="POI" className={`space-y-3 md:hidden ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
-            {list.data.pois.map((poi) => (
-              <li key={poi.poi_id} className="rounded-md border border-gray-200 p-3">
-                <p className="break-words font-medium text-gray-900">{poi.name}</p>
-                <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                  <dt className="text-gray-700">住所</dt>
-                  <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
-                  <dt className="text-gray-700">緯度・経度</dt>
-                  <dd className="font-mono text-xs leading-5 text-gray-800">
-                    {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
-                  </dd>
-                  <dt className="text-gray-700">登録日</dt>
-                  <dd className="text-gray-800">{formatDate(poi.created_at)}</dd>
-                  <dt className="text-gray-700">POI ID</dt>
-                  <dd className="break-all font-mono text-xs leading-5 text-gray-700">{poi.poi_id}</dd>
-                </dl>
-                <div className="mt-2 flex flex-wrap gap-2">
-                  <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
-                    <Eye className="h-4 w-4" aria-hidden="true" />
-                    詳細
-                  </button>
-                  {canManage ? (
-                    <button type="button" onClick={() => setDeleting(poi)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
-                      <Trash2 className="h-4 w-4" aria-hidden="true" />
-                      削除
+          <DataTable
+            // Not POI一覧: the section around is the region of that name.
+            caption="データセットのPOI"
+            rows={list.data.pois}
+            rowKey={(poi) => poi.poi_id}
+            className="-mx-5 overflow-x-auto"
+            tableClassName="w-full min-w-[44rem] divide-y divide-gray-200 text-sm"
+            headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
+            bodyClassName={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}
+            columns={[
+              {
+                header: 'POI ID',
+                headerClassName: 'px-5 py-2',
+                className: 'max-w-[8rem] truncate px-5 py-2 font-mono text-xs text-gray-700',
+                // The full id on hover; the cell truncates it.
+                cell: (poi) => <span title={poi.poi_id}>{poi.poi_id}</span>,
+              },
+              { header: '名称', headerClassName: TH, className: 'min-w-[10rem] px-3 py-2 font-medium text-gray-900', cell: (poi) => poi.name },
+              { header: '住所', headerClassName: TH, className: 'min-w-[12rem] px-3 py-2 text-gray-800', cell: (poi) => poi.address || '-' },
+              { header: '緯度', headerClassName: TH, className: 'px-3 py-2 font-mono text-xs text-gray-800', cell: (poi) => formatCoordinate(poi.latitude) },
+              { header: '経度', headerClassName: TH, className: 'px-3 py-2 font-mono text-xs text-gray-800', cell: (poi) => formatCoordinate(poi.longitude) },
+              { header: '登録日', headerClassName: TH, className: 'whitespace-nowrap px-3 py-2 text-gray-800', cell: (poi) => formatDate(poi.created_at) },
+              {
+                header: '操作',
+                headerClassName: 'px-5 py-2 text-right',
+                className: 'whitespace-nowrap px-5 py-2 text-right',
+                cell: (poi) => (
+                  <>
+                    <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex items-center gap-1 rounded px-2 py-1 text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
+                      <Eye className="h-4 w-4" aria-hidden="true" />
+                      詳細
                     </button>
-                  ) : null}
-                </div>
-              </li>
-            ))}
-          </ul>
-          <div className="-mx-5 hidden overflow-x-auto md:block">
-            <table className="w-full min-w-[44rem] divide-y divide-gray-200 text-sm">
-              <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
-                <tr>
-                  <th scope="col" className="px-5 py-2">POI ID</th>
-                  <th scope="col" className="px-3 py-2">名称</th>
-                  <th scope="col" className="px-3 py-2">住所</th>
-                  <th scope="col" className="px-3 py-2">緯度</th>
-                  <th scope="col" className="px-3 py-2">経度</th>
-                  <th scope="col" className="px-3 py-2">登録日</th>
-                  <th scope="col" className="px-5 py-2 text-right">操作</th>
-                </tr>
-              </thead>
-              <tbody className={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}>
-                {list.data.pois.map((poi) => (
-                  <tr key={poi.poi_id}>
-                    <td className="max-w-[8rem] truncate px-5 py-2 font-mono text-xs text-gray-700" title={poi.poi_id}>
-                      {poi.poi_id}
-                    </td>
-                    <td className="min-w-[10rem] px-3 py-2 font-medium text-gray-900">{poi.name}</td>
-                    <td className="min-w-[12rem] px-3 py-2 text-gray-800">{poi.address || '-'}</td>
-                    <td className="px-3 py-2 font-mono text-xs text-gray-800">{formatCoordinate(poi.latitude)}</td>
-                    <td className="px-3 py-2 font-mono text-xs text-gray-800">{formatCoordinate(poi.longitude)}</td>
-                    <td className="whitespace-nowrap px-3 py-2 text-gray-800">{formatDate(poi.created_at)}</td>
-                    <td className="whitespace-nowrap px-5 py-2 text-right">
-                      <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex items-center gap-1 rounded px-2 py-1 text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
-                        <Eye className="h-4 w-4" aria-hidden="true" />
-                        詳細
+                    {canManage ? (
+                      <button type="button" onClick={() => setDeleting(poi)} className="ml-1 inline-flex items-center gap-1 rounded px-2 py-1 text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
+                        <Trash2 className="h-4 w-4" aria-hidden="true" />
+                        削除
                       </button>
-                      {canManage ? (
-                        <button type="button" onClick={() => setDeleting(poi)} className="ml-1 inline-flex items-center gap-1 rounded px-2 py-1 text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
-                          <Trash2 className="h-4 w-4" aria-hidden="true" />
-                          削除
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    ) : null}
+                  </>
+                ),
+              },
+            ]}
+            // Cards on narrow screens (everything, the buttons included, within the width), the table from md up.
+            mobile={{
+              label: 'POI',
+              className: `space-y-3 ${list.isPlaceholderData ? 'opacity-60' : ''}`,
+              itemClassName: 'rounded-md border border-gray-200 p-3',
+              render: (poi) => (
+                <>
+                  <p className="break-words font-medium text-gray-900">{poi.name}</p>
+                  <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                    <dt className="text-gray-700">住所</dt>
+                    <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
+                    <dt className="text-gray-700">緯度・経度</dt>
+                    <dd className="font-mono text-xs leading-5 text-gray-800">
+                      {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                    </dd>
+                    <dt className="text-gray-700">登録日</dt>
+                    <dd className="text-gray-800">{formatDate(poi.created_at)}</dd>
+                    <dt className="text-gray-700">POI ID</dt>
+                    <dd className="break-all font-mono text-xs leading-5 text-gray-700">{poi.poi_id}</dd>
+                  </dl>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
+                      <Eye className="h-4 w-4" aria-hidden="true" />
+                      詳細
+                    </button>
+                    {canManage ? (
+                      <button type="button" onClick={() => setDeleting(poi)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
+                        <Trash2 className="h-4 w-4" aria-hidden="true" />
+                        削除
+                      </button>
+                    ) : null}
+                  </div>
+                </>
+              ),
+            }}
+          />
           <Pagination page={page} totalPages={totalPages} total={total} capped={capped} hasNext={list.data.next_cursor !== null} onChange={setPage} />
           <div className="mt-4">
             <PoiMap pois={list.data.pois} onSelect={setViewing} label="POI一覧の地図" />

@@ -47,6 +47,8 @@ export function RevenuePage() {
           <StatCard label="データセット数" value={formatNumber(data.dataset_count)} testId="revenue-datasets" />
         </div>
         {data.datasets.length ? (
+          // Hand-written, not DataTable: a dataset's row opens a second row below it (its daily
+          // figures), which DataTable's one-row-per-item shape does not have.
           <div tabIndex={0} className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
             <table className="min-w-full text-sm">
               <thead className="bg-gray-50 text-left text-xs font-semibold text-gray-700">
