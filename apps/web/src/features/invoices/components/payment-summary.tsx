@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PAYMENT_METHOD_LABELS } from '../../../components/ui/billing-labels';
+import { PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { BILLING_FETCH_FAILED, useBillingAccount } from '../api/invoices-api';
@@ -44,7 +44,7 @@ export function PaymentSummary() {
         {a.credit > 0 ? (
           <>
             <dt className="text-gray-700">次回請求に充当</dt>
-            <dd>¥{a.credit.toLocaleString('ja-JP')}</dd>
+            <dd>{yen(a.credit)}</dd>
           </>
         ) : null}
       </dl>

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { formatYen } from '@poi/shared/format';
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS } from '@poi/shared/roles';
 import { pricingVersionBodySchema, type PricingPreview, type PricingVersion, type PricingVersionBody } from '@poi/shared/schemas/pricing';
 import { Button } from '../../../components/ui/button';
@@ -15,6 +16,9 @@ import { DataTable } from '../../../components/ui/data-table';
 import { previewPricing, useCreatePricing, useDeletePricing, usePricingHistory, useUpdatePricing } from '../api/admin-pricing-api';
 import { dateOnly } from '../../../components/admin/admin-labels';
 import { ReasonDialog } from '../../../components/admin/reason-dialog';
+
+/** Whole yen as on every screen (¥10,000); a fee set with sen shows them (¥9,800.50), never rounded on the admin's own record. */
+const monthlyFee = (v: number) => formatYen(v, Number.isInteger(v) ? 0 : 2);
 
 export const FIELD_LABELS: Record<string, string> = {
   base_fee: '基本料金(円/検索)',
@@ -79,9 +83,9 @@ export function AdminPricingPage() {
   const columns = (withActions: boolean) => [
     { header: 'アカウント種別', cell: (v: PricingVersion) => ACCOUNT_TYPE_LABELS[v.account_type] },
     { header: '適用開始', cell: (v: PricingVersion) => `${dateOnly(v.effective_from)}${isFuture(v) ? '(予定)' : ''}` },
-    { header: FIELD_LABELS.base_fee!, cell: (v: PricingVersion) => `¥${v.base_fee.toFixed(2)}`, align: 'right' as const },
+    { header: FIELD_LABELS.base_fee!, cell: (v: PricingVersion) => formatYen(v.base_fee, 2), align: 'right' as const },
     { header: FIELD_LABELS.free_searches_per_month!, cell: (v: PricingVersion) => v.free_searches_per_month.toLocaleString('ja-JP'), align: 'right' as const },
-    { header: FIELD_LABELS.monthly_fee!, cell: (v: PricingVersion) => `¥${v.monthly_fee.toLocaleString('ja-JP')}`, align: 'right' as const },
+    { header: FIELD_LABELS.monthly_fee!, cell: (v: PricingVersion) => monthlyFee(v.monthly_fee), align: 'right' as const },
     { header: FIELD_LABELS.provider_share_percent!, cell: (v: PricingVersion) => `${v.provider_share_percent}%`, align: 'right' as const },
     { header: FIELD_LABELS.rate_limit_per_minute!, cell: (v: PricingVersion) => v.rate_limit_per_minute.toLocaleString('ja-JP'), align: 'right' as const },
     { header: FIELD_LABELS.max_api_keys!, cell: (v: PricingVersion) => v.max_api_keys, align: 'right' as const },

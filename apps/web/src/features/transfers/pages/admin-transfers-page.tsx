@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Download, Upload } from 'lucide-react';
 import { toast } from 'react-toastify';
-import type { PendingTransfer, StatementProposal } from '@poi/shared/schemas/transfers';
+import { TRANSFER_FEE_TOLERANCE_YEN, type PendingTransfer, type StatementProposal } from '@poi/shared/schemas/transfers';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
@@ -240,7 +240,7 @@ function ConfirmTransferDialog({ transfer, proposal, onClose, onDone }: { transf
           {diff.kind === 'short' ? `${yen(diff.shortBy)} 不足しています。一部入金として記録します。` : null}
           {diff.kind === 'short_fee' ? (
             <fieldset>
-              <legend>{yen(diff.shortBy)} 不足しています(¥1,000以下)。</legend>
+              <legend>{yen(diff.shortBy)} 不足しています({yen(TRANSFER_FEE_TOLERANCE_YEN)}以下)。</legend>
               <label className="mt-2 flex items-center gap-2">
                 <input type="radio" name={`${formId}-fee`} checked={asFee} onChange={() => setAsFee(true)} /> 振込手数料として処理し、支払済にする
               </label>
