@@ -33,7 +33,7 @@ type Manifest = Record<string, ManifestChunk>;
 
 // What a signed-in screen loads besides its own module: the stored session is checked with the
 // HTTP client and the user schema (lib/auth-store.ts), and the shell brings the query cache.
-const SESSION = ['src/lib/api-client.ts', '../../packages/shared/src/schemas/user.ts'];
+const SESSION = ['src/lib/api-client.ts', '../../packages/shared/src/schemas/users.ts'];
 const SHELL = [...SESSION, 'src/app/shell/app-shell.tsx', 'src/app/query-provider.tsx'];
 const MAP = 'src/features/pois/components/poi-map.tsx';
 
