@@ -94,25 +94,43 @@ export default tseslint.config(
   },
   // A module talks to another module through the service it is handed (composition root), so
   // it may name that service's types but never import its values: those belong in a shared file.
+  // And SQL lives in *.repository.ts: elsewhere in a module neither drizzle-orm's builders nor the
+  // database client's values may be imported, and no database handle is queried directly
+  // (services open transactions with db/transaction.ts's inTransaction and call repositories).
   // core/typescript-eslint `no-restricted-imports` is used because import-x/no-restricted-paths
   // cannot tell `import type` from a value import.
-  ...serverModules.map((m) => ({
-    files: [`apps/server/src/modules/${m}/**/*.ts`],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
+  ...serverModules.flatMap((m) => {
+    const otherServices = {
+      group: ['../*/*.service', '../*/*.service.js', `!../${m}/*`],
+      allowTypeImports: true,
+      message: "Import only types from another module's service; move shared values out of the service file.",
+    };
+    const sqlOutsideRepositories = {
+      group: ['drizzle-orm', 'drizzle-orm/*', '**/db/client', 'pg', 'pg-copy-streams'],
+      allowTypeImports: true,
+      message: 'SQL lives in *.repository.ts: call a repository function.',
+    };
+    return [
+      {
+        files: [`apps/server/src/modules/${m}/**/*.repository.ts`],
+        rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [otherServices] }] },
+      },
+      {
+        files: [`apps/server/src/modules/${m}/**/*.ts`],
+        ignores: ['**/*.repository.ts', '**/*.test.ts'],
+        rules: {
+          '@typescript-eslint/no-restricted-imports': ['error', { patterns: [otherServices, sqlOutsideRepositories] }],
+          'no-restricted-syntax': [
+            'error',
             {
-              group: ['../*/*.service', '../*/*.service.js', `!../${m}/*`],
-              allowTypeImports: true,
-              message: "Import only types from another module's service; move shared values out of the service file.",
+              selector: 'CallExpression[callee.object.name=/^(db|tx|ex|database)$/][callee.property.name=/^(select|selectDistinct|insert|update|delete|execute|transaction|query)$/]',
+              message: 'SQL lives in *.repository.ts (transactions: inTransaction from db/transaction.ts).',
             },
           ],
         },
-      ],
-    },
-  })),
+      },
+    ];
+  }),
   {
     files: ['apps/server/src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'apps/server/build.mjs'],
     rules: { 'no-console': 'off' },

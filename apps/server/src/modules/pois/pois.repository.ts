@@ -6,7 +6,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'dri
 import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
 import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/pois';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
-import type { Executor } from '../../db/client';
+import { pgClientOf, type Executor } from '../../db/client';
 import { arrayLiteral, escapeLike } from '../../db/sql';
 import { datasets, pois } from '../../db/schema/datasets';
 import { SEARCH_FOLD_VERSION, searchColumns, staleSearchRowsMayExist } from './search-columns';
@@ -586,6 +586,14 @@ async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[],
         ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
       ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)`);
+}
+
+/**
+ * Where an import's rows go inside its transaction: COPY on PostgreSQL (the transaction's own
+ * connection), batched INSERTs on PGlite (which has no COPY from a stream).
+ */
+export function importSink(tx: Executor, engine: 'postgres' | 'pglite', datasetId: string): PoiSink {
+  return engine === 'postgres' ? copySink(pgClientOf(tx), datasetId) : insertSink(tx, datasetId);
 }
 
 /** A sink of batched multi-row INSERTs (PGlite: it runs in this thread, so there is nothing to overlap). */

@@ -4,7 +4,7 @@ import { messages } from '@poi/shared/messages';
 import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, SEARCH_TOTAL_CAP, searchMessages, type ImportFormat, type ImportIssue, type ImportMode, type PoiFields } from '@poi/shared/schemas/pois';
 import { ImportFormatError, parseImport } from './import-parser';
 import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } from './import-source';
-import { pgClientOf, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
 import { AppError } from '../../lib/errors';
@@ -392,7 +392,7 @@ export function createPoisService(deps: {
           out.skippedCount += 1;
           out.skipped.push(...issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
         };
-        const sink = engine === 'postgres' ? repo.copySink(pgClientOf(tx), datasetId) : repo.insertSink(tx, datasetId);
+        const sink = repo.importSink(tx, engine, datasetId);
         let streaming = true;
         // Rows naming a poi_id (update, replace) wait until the file is read: the COPY holds the
         // connection meanwhile, and each id must be looked up (this dataset, another, none).
