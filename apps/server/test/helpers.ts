@@ -155,8 +155,11 @@ export interface TestContext {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** A console API call on this context's app (consoleApi). */
   api(method: ApiMethod, url: string, who?: Caller, body?: unknown): ReturnType<typeof consoleApi>;
-  /** The administrator (ADMIN_EMAILS), signed in once per context. */
-  admin(): Promise<Actor>;
+  /**
+   * The administrator (ADMIN_EMAILS), signed in once per context; `{ again: true }` signs in anew
+   * and keeps that session, for a test that ended the administrator's sessions (a suspension).
+   */
+  admin(options?: { again?: boolean }): Promise<Actor>;
   /**
    * A new user signed in through the real flow; any type but trial is set by the admin's
    * change-type (with `reason`, which lands in the audit log), which must answer 200.
@@ -176,8 +179,10 @@ export type SignInTarget = Pick<TestContext, 'app' | 'mailbox'>;
 export function contextCalls(ctx: SignInTarget): Pick<TestContext, 'api' | 'admin' | 'newUser' | 'newProvider' | 'newDataset'> {
   const api: TestContext['api'] = (method, url, who, body) => consoleApi(ctx.app, method, url, who, body);
   let admin: Promise<Actor> | undefined;
-  const signedInAdmin = (): Promise<Actor> =>
-    (admin ??= signIn(ctx, ADMIN_EMAIL).then((s) => ({ token: s.token, id: s.user.id, email: ADMIN_EMAIL })));
+  const signedInAdmin = (options: { again?: boolean } = {}): Promise<Actor> => {
+    if (options.again) admin = undefined;
+    return (admin ??= signIn(ctx, ADMIN_EMAIL).then((s) => ({ token: s.token, id: s.user.id, email: ADMIN_EMAIL })));
+  };
   const newUser: TestContext['newUser'] = async (accountType = 'trial', prefix = accountType, reason = 'テスト') => {
     const email = uniqueEmail(prefix);
     const s = await signIn(ctx, email);

@@ -5,7 +5,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { LAST_ADMIN_MESSAGE } from '../src/modules/users/admin-users.service';
 import { openDatabase } from '../src/db/client';
-import { bearer, createTestContext, signIn, type Actor, type TestContext } from './helpers';
+import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * Admin calls on users and the audit log (issue 14): every call for every role, the list's
@@ -278,9 +278,10 @@ describe('admin users: detail and changes', () => {
     const other = remaining === admin ? second : admin;
     expect((await api('POST', `/admin/users/${other.id}/activate`, remaining, { reason: '復帰' })).statusCode).toBe(200);
     if (remaining !== admin) {
-      // The suspension ended the first admin's sessions: sign in again (past the resend wait).
+      // The suspension ended the first admin's sessions: sign in again (past the resend wait), also
+      // for the context's own calls (ctx.newUser changes types as this admin).
       await ctx.query("UPDATE auth_challenges SET created_at = created_at - interval '61 seconds' WHERE email = $1", [admin.email]);
-      admin = { ...admin, token: (await signIn(ctx, admin.email)).token };
+      admin = await ctx.admin({ again: true });
     }
     // Demote the second admin: allowed while another active admin remains.
     expect((await api('POST', `/admin/users/${second.id}/change-type`, admin, { account_type: 'trial', role: 'user', reason: '管理者解除' })).statusCode).toBe(200);
