@@ -69,7 +69,9 @@ export const ROUTE_BUDGETS: RouteBudget[] = [
   { route: '/revenue', modules: [...SHELL, 'src/features/revenue/pages/revenue-page.tsx'], budgetKb: 185 },
   { route: '/admin/dashboard', modules: [...SHELL, 'src/features/revenue/pages/admin-dashboard-page.tsx'], budgetKb: 195 },
   { route: '/admin/users', modules: [...SHELL, 'src/features/users/pages/admin-users-page.tsx'], budgetKb: 200 },
-  { route: '/admin/corporate', modules: [...SHELL, 'src/features/corporate/pages/admin-corporate-page.tsx'], budgetKb: 200 },
+  // The corporate form is on react-hook-form + zodResolver like the console's other larger forms
+  // (about 16 KB gzipped, a vendor chunk shared with them): 203 KB measured when it moved.
+  { route: '/admin/corporate', modules: [...SHELL, 'src/features/corporate/pages/admin-corporate-page.tsx'], budgetKb: 215 },
   { route: '/admin/transfers', modules: [...SHELL, 'src/features/transfers/pages/admin-transfers-page.tsx'], budgetKb: 200 },
   { route: '/admin/pricing', modules: [...SHELL, 'src/features/pricing/pages/admin-pricing-page.tsx'], budgetKb: 200 },
   { route: '/admin/revenue', modules: [...SHELL, 'src/features/revenue/pages/admin-revenue-page.tsx'], budgetKb: 200 },
