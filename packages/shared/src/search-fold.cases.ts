@@ -1,7 +1,7 @@
 /** Test cases of the search folding, shared by the unit test and the route test. */
 /**
  * [what a person types, the stored name it must find, rule]. The route test
- * (apps/server/test/search-variants.test.ts) runs the same table through the search on both engines.
+ * (apps/server/test/pois-search-variants.test.ts) runs the same table through the search on both engines.
  */
 export const VARIANT_PAIRS: ReadonlyArray<readonly [query: string, stored: string, rule: string]> = [
   // 1. width and case
