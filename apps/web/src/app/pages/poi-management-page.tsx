@@ -3,13 +3,11 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { ArrowRightLeft, Eye, Pencil, Search, Trash2 } from 'lucide-react';
-import { formatCoordinate } from '@poi/shared/format';
 import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import type { Dataset } from '@poi/shared/schemas/datasets';
 import { poiSearchQuerySchema, SEARCH_RADIUS_MAX, type Poi } from '@poi/shared/schemas/pois';
 import { Button } from '../../components/ui/button';
-import { DataTable } from '../../components/ui/data-table';
 import { FormField, inputClass } from '../../components/ui/form-field';
 import { Modal } from '../../components/ui/modal';
 import { PageHeader } from '../../components/ui/page-header';
@@ -24,6 +22,7 @@ import { PoiMap } from '../../features/pois/components/lazy-poi-map';
 import { PoiDeleteDialog } from '../../features/pois/components/poi-delete-dialog';
 import { PoiDetailModal } from '../../features/pois/components/poi-detail-modal';
 import { PoiFormModal } from '../../features/pois/components/poi-form-modal';
+import { PoiCoordinates, PoiCoordinatesTerm, PoiTable } from '../../features/pois/components/poi-table';
 import { getErrorMessage } from '../../lib/api-client';
 
 const PAGE_SIZE = POI_SEARCH_DEFAULT_LIMIT;
@@ -239,16 +238,14 @@ export function PoiManagementPage() {
           <EmptyBlock message="条件に一致するPOIはありません" />
         ) : (
           <>
-            <DataTable
+            <PoiTable
               // Not 検索結果: the section around is the region of that name.
               caption="POIの一覧"
-              rows={list.data.pois}
-              rowKey={(poi) => poi.poi_id}
+              pois={list.data.pois}
+              stale={list.isPlaceholderData}
               className="-mx-5"
               // Fixed layout: the widths of the header cells share the width out, so no column squeezes another.
               tableClassName="w-full table-fixed divide-y divide-gray-200 text-sm"
-              headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
-              bodyClassName={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}
               columns={[
                 { header: '名称', headerClassName: 'w-[22%] px-5 py-2', className: 'break-words px-5 py-2 font-medium text-gray-900', cell: (poi) => poi.name },
                 {
@@ -259,7 +256,7 @@ export function PoiManagementPage() {
                     <>
                       {poi.address || '-'}
                       <span className="mt-0.5 block font-mono text-xs text-gray-700">
-                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
+                        <PoiCoordinates poi={poi} />
                       </span>
                     </>
                   ),
@@ -274,33 +271,23 @@ export function PoiManagementPage() {
                 },
               ]}
               // Cards below lg (phones, tablets, narrow windows), the table with room for every column from lg up.
-              mobile={{
+              cards={{
                 label: '検索結果のPOI',
                 breakpoint: 'lg',
-                className: `space-y-3 ${list.isPlaceholderData ? 'opacity-60' : ''}`,
-                itemClassName: 'rounded-md border border-gray-200 p-3',
-                render: (poi) => (
+                terms: (poi) => (
                   <>
-                    <p className="break-words font-medium text-gray-900">{poi.name}</p>
-                    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                      <dt className="text-gray-700">住所</dt>
-                      <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
-                      <dt className="text-gray-700">データセット</dt>
-                      <dd className="break-words text-gray-800">{nameOf(poi.dataset_id)}</dd>
-                      {poi.distance_m !== undefined ? (
-                        <>
-                          <dt className="text-gray-700">距離</dt>
-                          <dd className="text-gray-800">{formatDistance(poi.distance_m)}</dd>
-                        </>
-                      ) : null}
-                      <dt className="text-gray-700">緯度・経度</dt>
-                      <dd className="font-mono text-xs leading-5 text-gray-800">
-                        {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
-                      </dd>
-                    </dl>
-                    <div className="mt-2 flex flex-wrap gap-2">{actionsOf(poi, 'card')}</div>
+                    <dt className="text-gray-700">データセット</dt>
+                    <dd className="break-words text-gray-800">{nameOf(poi.dataset_id)}</dd>
+                    {poi.distance_m !== undefined ? (
+                      <>
+                        <dt className="text-gray-700">距離</dt>
+                        <dd className="text-gray-800">{formatDistance(poi.distance_m)}</dd>
+                      </>
+                    ) : null}
+                    <PoiCoordinatesTerm poi={poi} />
                   </>
                 ),
+                actions: (poi) => actionsOf(poi, 'card'),
               }}
             />
             <Pagination page={page} totalPages={totalPages} total={total} capped={capped} hasNext={list.data.next_cursor !== null} onChange={setPage} />

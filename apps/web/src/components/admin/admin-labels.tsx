@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS } from '@poi/shared/roles';
 
 /** Labels of admin enums, in one place. */
 export const USER_STATUS_LABELS: Record<string, string> = { active: '有効', suspended: '停止中' };
@@ -9,6 +10,15 @@ export const PAY_LABELS: Record<string, string> = { card: 'カード', bank_tran
 export const dateTime = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }) : '—';
 export const dateOnly = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('ja-JP', { timeZone: 'Asia/Tokyo', year: 'numeric', month: '2-digit', day: '2-digit' }) : '—');
+
+/** The `<option>`s of an account-type select, in the order of ACCOUNT_TYPES. */
+export function AccountTypeOptions() {
+  return ACCOUNT_TYPES.map((t) => (
+    <option key={t} value={t}>
+      {ACCOUNT_TYPE_LABELS[t]}
+    </option>
+  ));
+}
 
 /** The facts of one record (a user, a company) as a two-column list of labels and values. */
 export function DefinitionGrid({ items }: { items: Array<[label: string, value: ReactNode]> }) {

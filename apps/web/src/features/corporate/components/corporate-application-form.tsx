@@ -5,19 +5,11 @@ import { z } from 'zod';
 import { corporateApplicationBodySchema, type CorporateApplicationBody } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
+import { companyTextValues } from './company-values';
 
 /** What the inputs hold: text as typed, one billing e-mail. */
 const applicationValuesSchema = z.object({
-  company_name: z.string(),
-  company_name_kana: z.string(),
-  department: z.string(),
-  postal_code: z.string(),
-  address: z.string(),
-  phone: z.string(),
-  billing_contact_name: z.string(),
-  billing_emails: z.string(),
-  corporate_number: z.string(),
-  registration_number: z.string(),
+  ...companyTextValues,
   payment_method: z.enum(['card', 'bank_transfer']),
 });
 export type ApplicationValues = z.infer<typeof applicationValuesSchema>;

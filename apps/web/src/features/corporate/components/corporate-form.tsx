@@ -8,6 +8,7 @@ import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { getFieldErrorMessage } from '../../../lib/api-client';
 import { useCreateCorporate, useUpdateCorporate } from '../api/admin-corporate-api';
+import { companyTextValues } from './company-values';
 
 const TEXT_FIELDS = [
   ['company_name', '会社名', true],
@@ -24,16 +25,7 @@ const TEXT_FIELDS = [
 
 /** What the inputs hold: text, as typed. */
 const valuesSchema = z.object({
-  company_name: z.string(),
-  company_name_kana: z.string(),
-  department: z.string(),
-  postal_code: z.string(),
-  address: z.string(),
-  phone: z.string(),
-  billing_contact_name: z.string(),
-  billing_emails: z.string(),
-  corporate_number: z.string(),
-  registration_number: z.string(),
+  ...companyTextValues,
   payment_method: z.string(),
   credit_limit: z.string(),
   payment_terms: z.string(),

@@ -1,17 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { CORPORATE_STATUSES, type CORPORATE_ROLES, type CorporateSummary } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { PAYMENT_METHOD_LABELS, yen } from '../../../components/ui/billing-labels';
 import { DataTable } from '../../../components/ui/data-table';
-import { downloadCsv } from '../../../lib/admin-api';
 import {
   useActivateCorporate,
   useAddCorporateMember,
@@ -22,6 +19,7 @@ import {
   useSuspendCorporate,
 } from '../api/admin-corporate-api';
 import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, dateOnly, DefinitionGrid } from '../../../components/admin/admin-labels';
+import { AdminListPage, CsvButton } from '../../../components/admin/admin-list';
 import { AuditSection } from '../../../components/admin/audit-list';
 import { CorporateForm } from '../components/corporate-form';
 import { InvoiceSummaryList } from '../../../components/admin/invoice-summary-list';
@@ -53,10 +51,7 @@ export function AdminCorporatePage() {
   else if (list.data.total === 0) body = <EmptyBlock message={view.status === 'pending' ? '審査待ちのお申し込みはありません' : '条件に合う法人アカウントはありません'} />;
   else
     body = (
-      <>
-        <p className="mb-2 text-sm text-gray-700" aria-live="polite">
-          全 {list.data.total.toLocaleString('ja-JP')} 件
-        </p>
+      <AdminListPage total={list.data.total} page={page} pageSize={PAGE_SIZE} onPage={(p) => update({ page: String(p) })}>
         <DataTable<CorporateSummary>
           caption="法人アカウント一覧"
           rows={list.data.accounts}
@@ -79,8 +74,7 @@ export function AdminCorporatePage() {
             { header: '申込日', cell: (c) => dateOnly(c.created_at) },
           ]}
         />
-        <Pagination page={page} totalPages={Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))} total={list.data.total} onChange={(p) => update({ page: String(p) })} />
-      </>
+      </AdminListPage>
     );
 
   return (
@@ -90,14 +84,7 @@ export function AdminCorporatePage() {
         description="請求書払いのお申し込みは、与信限度額と支払条件を決めて承認します。"
         actions={
           <>
-            <Button
-              variant="secondary"
-              onClick={() =>
-                downloadCsv('/console/v1/admin/corporate.csv', 'corporate-accounts.csv', { status: view.status, q: view.q }).catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')))
-              }
-            >
-              <Download className="h-4 w-4" aria-hidden /> CSV
-            </Button>
+            <CsvButton url="/console/v1/admin/corporate.csv" filename="corporate-accounts.csv" params={{ status: view.status, q: view.q }} />
             <Button onClick={() => setCreating(true)}>法人アカウントを作成</Button>
           </>
         }

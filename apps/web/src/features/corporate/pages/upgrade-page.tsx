@@ -98,11 +98,25 @@ function Agreement({ checked, onChange }: { checked: boolean; onChange: (v: bool
   );
 }
 
-const Terms = ({ children }: { children: ReactNode }) => <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">{children}</dl>;
 const Term = ({ label, children }: { label: string; children: ReactNode }) => (
   <>
     <dt className="font-medium text-gray-800">{label}</dt>
     <dd className="text-gray-900">{children}</dd>
+  </>
+);
+
+/** The terms an application is confirmed with: its own, then the cancellation rule of every plan, and the link to the commerce disclosure. */
+const Terms = ({ children }: { children: ReactNode }) => (
+  <>
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
+      {children}
+      <Term label="解約・変更">ダウングレードは月末に反映されます。提供済みの検索の返金はありません。</Term>
+    </dl>
+    <p className="text-sm">
+      <Link to="/commerce" className="font-medium text-blue-800 underline">
+        特定商取引法に基づく表記
+      </Link>
+    </p>
   </>
 );
 
@@ -143,13 +157,7 @@ export function UpgradePage() {
           <Term label="お支払い方法">クレジットカード</Term>
           <Term label="お支払い時期">毎月1日に前月分の請求書を発行し、登録カードで決済します。</Term>
           <Term label="サービス開始時期">カード登録の完了後、直ちに個人プランが有効になります。</Term>
-          <Term label="解約・変更">ダウングレードは月末に反映されます。提供済みの検索の返金はありません。</Term>
         </Terms>
-        <p className="text-sm">
-          <Link to="/commerce" className="font-medium text-blue-800 underline">
-            特定商取引法に基づく表記
-          </Link>
-        </p>
         {!v.card_payments_available ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950">現在カード決済をご利用いただけないため、お申し込みできません。</p> : null}
         <Agreement checked={agreed} onChange={steps.agree} />
         <div className="flex flex-wrap gap-2">
@@ -209,13 +217,7 @@ export function UpgradePage() {
             {body.payment_method === 'card' ? '毎月1日に前月分の請求書を発行し、登録カードで決済します。' : '月末締め翌月末払い。振込手数料はお客様のご負担です。'}
           </Term>
           <Term label="サービス開始時期">{body.payment_method === 'card' ? 'カード登録の完了後、直ちに有効になります。' : '当社の審査・承認後に有効になります(メールでお知らせします)。'}</Term>
-          <Term label="解約・変更">ダウングレードは月末に反映されます。提供済みの検索の返金はありません。</Term>
         </Terms>
-        <p className="text-sm">
-          <Link to="/commerce" className="font-medium text-blue-800 underline">
-            特定商取引法に基づく表記
-          </Link>
-        </p>
         <Agreement checked={agreed} onChange={steps.agree} />
         {steps.error ? (
           <p role="alert" className="text-sm text-red-700">

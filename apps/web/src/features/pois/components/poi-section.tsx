@@ -5,7 +5,6 @@ import { POI_SEARCH_DEFAULT_LIMIT } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
 import type { Poi } from '@poi/shared/schemas/pois';
 import { Button } from '../../../components/ui/button';
-import { DataTable } from '../../../components/ui/data-table';
 import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -14,6 +13,7 @@ import { PoiMap } from './lazy-poi-map';
 import { PoiDeleteDialog } from './poi-delete-dialog';
 import { PoiDetailModal } from './poi-detail-modal';
 import { PoiFormModal } from './poi-form-modal';
+import { PoiCoordinatesTerm, PoiTable } from './poi-table';
 
 /** Header cell padding of the middle columns (the cells' own). */
 const TH = 'px-3 py-2';
@@ -98,15 +98,13 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
         )
       ) : (
         <>
-          <DataTable
+          <PoiTable
             // Not POI一覧: the section around is the region of that name.
             caption="データセットのPOI"
-            rows={list.data.pois}
-            rowKey={(poi) => poi.poi_id}
+            pois={list.data.pois}
+            stale={list.isPlaceholderData}
             className="-mx-5 overflow-x-auto"
             tableClassName="w-full min-w-[44rem] divide-y divide-gray-200 text-sm"
-            headClassName="bg-gray-50 text-left text-xs font-semibold text-gray-700"
-            bodyClassName={`divide-y divide-gray-100 ${list.isPlaceholderData ? 'opacity-60' : ''}`}
             columns={[
               {
                 header: 'POI ID',
@@ -141,37 +139,29 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
               },
             ]}
             // Cards on narrow screens (everything, the buttons included, within the width), the table from md up.
-            mobile={{
+            cards={{
               label: 'POI',
-              className: `space-y-3 ${list.isPlaceholderData ? 'opacity-60' : ''}`,
-              itemClassName: 'rounded-md border border-gray-200 p-3',
-              render: (poi) => (
+              terms: (poi) => (
                 <>
-                  <p className="break-words font-medium text-gray-900">{poi.name}</p>
-                  <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                    <dt className="text-gray-700">住所</dt>
-                    <dd className="break-words text-gray-800">{poi.address || '-'}</dd>
-                    <dt className="text-gray-700">緯度・経度</dt>
-                    <dd className="font-mono text-xs leading-5 text-gray-800">
-                      {formatCoordinate(poi.latitude)}, {formatCoordinate(poi.longitude)}
-                    </dd>
-                    <dt className="text-gray-700">登録日</dt>
-                    <dd className="text-gray-800">{formatDate(poi.created_at)}</dd>
-                    <dt className="text-gray-700">POI ID</dt>
-                    <dd className="break-all font-mono text-xs leading-5 text-gray-700">{poi.poi_id}</dd>
-                  </dl>
-                  <div className="mt-2 flex flex-wrap gap-2">
-                    <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
-                      <Eye className="h-4 w-4" aria-hidden="true" />
-                      詳細
+                  <PoiCoordinatesTerm poi={poi} />
+                  <dt className="text-gray-700">登録日</dt>
+                  <dd className="text-gray-800">{formatDate(poi.created_at)}</dd>
+                  <dt className="text-gray-700">POI ID</dt>
+                  <dd className="break-all font-mono text-xs leading-5 text-gray-700">{poi.poi_id}</dd>
+                </>
+              ),
+              actions: (poi) => (
+                <>
+                  <button type="button" onClick={() => setViewing(poi.poi_id)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-blue-800 hover:bg-blue-50" aria-label={`${poi.name} の詳細`}>
+                    <Eye className="h-4 w-4" aria-hidden="true" />
+                    詳細
+                  </button>
+                  {canManage ? (
+                    <button type="button" onClick={() => setDeleting(poi)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
+                      <Trash2 className="h-4 w-4" aria-hidden="true" />
+                      削除
                     </button>
-                    {canManage ? (
-                      <button type="button" onClick={() => setDeleting(poi)} className="inline-flex min-h-11 items-center gap-1 rounded border border-gray-300 px-3 text-sm text-red-800 hover:bg-red-50" aria-label={`${poi.name} を削除`}>
-                        <Trash2 className="h-4 w-4" aria-hidden="true" />
-                        削除
-                      </button>
-                    ) : null}
-                  </div>
+                  ) : null}
                 </>
               ),
             }}

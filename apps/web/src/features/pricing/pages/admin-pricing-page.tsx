@@ -12,10 +12,22 @@ import { FormModal } from '../../../components/ui/form-modal';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, getFieldErrorMessage } from '../../../lib/api-client';
-import { DataTable } from '../../../components/ui/data-table';
+import { DataTable, type Column } from '../../../components/ui/data-table';
 import { previewPricing, useCreatePricing, useDeletePricing, usePricingHistory, useUpdatePricing } from '../api/admin-pricing-api';
-import { dateOnly } from '../../../components/admin/admin-labels';
+import { AccountTypeOptions, dateOnly } from '../../../components/admin/admin-labels';
 import { ReasonDialog } from '../../../components/admin/reason-dialog';
+
+/** One list of pricing versions under its own heading (the section's label, by `id`). */
+function PricingTable({ id, title, caption, rows, columns }: { id: string; title: string; caption: string; rows: PricingVersion[]; columns: Array<Column<PricingVersion>> }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-2 text-lg font-semibold text-gray-900">
+        {title}
+      </h2>
+      <DataTable caption={caption} rows={rows} rowKey={(v) => String(v.id)} columns={columns} />
+    </section>
+  );
+}
 
 /** Whole yen as on every screen (¥10,000); a fee set with sen shows them (¥9,800.50), never rounded on the admin's own record. */
 const monthlyFee = (v: number) => formatYen(v, Number.isInteger(v) ? 0 : 2);
@@ -118,18 +130,8 @@ export function AdminPricingPage() {
         description="料金は日本時間の明日以降から適用できます(さかのぼる変更はできません)。適用前の設定だけ編集・削除できます。"
         actions={<Button onClick={() => setCreating('new')}>新しい料金設定</Button>}
       />
-      <section aria-labelledby="current-h">
-        <h2 id="current-h" className="mb-2 text-lg font-semibold text-gray-900">
-          現在の料金
-        </h2>
-        <DataTable caption="現在の料金(アカウント種別ごと)" rows={current} rowKey={(v) => String(v.id)} columns={columns(false)} />
-      </section>
-      <section aria-labelledby="history-h">
-        <h2 id="history-h" className="mb-2 text-lg font-semibold text-gray-900">
-          履歴と予定
-        </h2>
-        <DataTable caption="料金設定の履歴と予定" rows={ordered} rowKey={(v) => String(v.id)} columns={columns(true)} />
-      </section>
+      <PricingTable id="current-h" title="現在の料金" caption="現在の料金(アカウント種別ごと)" rows={current} columns={columns(false)} />
+      <PricingTable id="history-h" title="履歴と予定" caption="料金設定の履歴と予定" rows={ordered} columns={columns(true)} />
       {creating ? <PricingForm editing={creating === 'new' ? null : creating} onClose={() => setCreating(null)} /> : null}
       {deleting ? (
         <ReasonDialog
@@ -225,11 +227,7 @@ function PricingForm({ editing, onClose }: { editing: PricingVersion | null; onC
             disabled={!!editing}
             {...register('account_type')}
           >
-            {ACCOUNT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {ACCOUNT_TYPE_LABELS[t]}
-              </option>
-            ))}
+            <AccountTypeOptions />
           </select>
         </FormField>
         {field('effective_from', '適用開始日(日本時間)', { type: 'date', min: tomorrowJst() })}

@@ -1,8 +1,5 @@
-import { useState } from 'react';
-import { Download } from 'lucide-react';
-import { toast } from 'react-toastify';
+import { useState, type ComponentProps } from 'react';
 import { currentYearMonth, formatYen } from '@poi/shared/format';
-import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { monthLabel, MonthPicker, selectableMonths } from '../../../components/ui/month-picker';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -11,12 +8,24 @@ import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/sta
 import { getErrorMessage } from '../../../lib/api-client';
 import { yen } from '../../../components/ui/billing-labels';
 import { DataTable } from '../../../components/ui/data-table';
-import { downloadCsv } from '../../../lib/admin-api';
+import { CsvButton } from '../../../components/admin/admin-list';
 import { usePlatformRevenue, useProviderDetail, useProvidersRevenue } from '../api/admin-revenue-api';
 import { useUrlParams } from '../../../lib/use-url-params';
 
 const previousMonth = () => selectableMonths()[1] ?? currentYearMonth();
 const sen = (v: number) => formatYen(v, 2);
+
+/** A section's heading (the section's label, by `id`) with the CSV of what the section shows. */
+function SectionHeading({ id, title, csv }: { id: string; title: string; csv: ComponentProps<typeof CsvButton> }) {
+  return (
+    <div className="mb-2 flex items-center justify-between gap-2">
+      <h2 id={id} className="text-lg font-semibold text-gray-900">
+        {title}
+      </h2>
+      <CsvButton {...csv} />
+    </div>
+  );
+}
 
 /** /admin/revenue: a month's billed, tax, provider share, platform net, collected and outstanding; per dataset and per provider. */
 export function AdminRevenuePage() {
@@ -25,7 +34,7 @@ export function AdminRevenuePage() {
   const platform = usePlatformRevenue(month);
   const providers = useProvidersRevenue(month);
   const [providerId, setProviderId] = useState<string | null>(null);
-  const csv = (url: string, name: string) => () => downloadCsv(url, name, { year_month: month }).catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')));
+  const csv = (url: string, filename: string) => ({ url, filename, params: { year_month: month } });
 
   let figures;
   if (platform.isPending) figures = <LoadingBlock />;
@@ -44,14 +53,7 @@ export function AdminRevenuePage() {
           <StatCard label="未回収" value={yen(f.outstanding)} />
         </div>
         <section aria-labelledby="rev-ds-h" className="mt-6">
-          <div className="mb-2 flex items-center justify-between gap-2">
-            <h2 id="rev-ds-h" className="text-lg font-semibold text-gray-900">
-              データセット別
-            </h2>
-            <Button variant="secondary" onClick={csv('/console/v1/admin/platform/revenue.csv', `platform-revenue-${month}.csv`)}>
-              <Download className="h-4 w-4" aria-hidden /> CSV
-            </Button>
-          </div>
+          <SectionHeading id="rev-ds-h" title="データセット別" csv={csv('/console/v1/admin/platform/revenue.csv', `platform-revenue-${month}.csv`)} />
           {platform.data.datasets.length ? (
             <DataTable
               caption={`${monthLabel(month)}のデータセット別収益`}
@@ -106,14 +108,7 @@ export function AdminRevenuePage() {
       <MonthPicker id="admin-revenue-month" value={month} onChange={(ym) => update({ year_month: ym })} />
       {figures}
       <section aria-labelledby="rev-pr-h">
-        <div className="mb-2 flex items-center justify-between gap-2">
-          <h2 id="rev-pr-h" className="text-lg font-semibold text-gray-900">
-            データ提供者別
-          </h2>
-          <Button variant="secondary" onClick={csv('/console/v1/admin/data-providers/revenue.csv', `provider-revenue-${month}.csv`)}>
-            <Download className="h-4 w-4" aria-hidden /> CSV
-          </Button>
-        </div>
+        <SectionHeading id="rev-pr-h" title="データ提供者別" csv={csv('/console/v1/admin/data-providers/revenue.csv', `provider-revenue-${month}.csv`)} />
         {providerTable}
       </section>
       {providerId ? <ProviderDetail id={providerId} onClose={() => setProviderId(null)} /> : null}

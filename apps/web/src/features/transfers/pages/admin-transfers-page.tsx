@@ -1,17 +1,16 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Download, Upload } from 'lucide-react';
+import { Upload } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { TRANSFER_FEE_TOLERANCE_YEN, type PendingTransfer, type StatementProposal } from '@poi/shared/schemas/transfers';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { FormModal } from '../../../components/ui/form-modal';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { DataTable } from '../../../components/ui/data-table';
 import { getFieldErrorMessage, getErrorMessage } from '../../../lib/api-client';
 import { INVOICE_STATUS_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
-import { downloadCsv } from '../../../lib/admin-api';
+import { AdminListPage, CsvButton } from '../../../components/admin/admin-list';
 import { proposeStatementMatches, useConfirmTransfer, usePendingTransfers } from '../api/admin-transfers-api';
 import { transferDifference } from '../components/transfer-difference';
 import { useUrlParams } from '../../../lib/use-url-params';
@@ -52,10 +51,7 @@ export function AdminTransfersPage() {
   else if (list.data.total === 0) body = <EmptyBlock message="入金待ちの請求書はありません" />;
   else
     body = (
-      <>
-        <p className="mb-2 text-sm text-gray-700" aria-live="polite">
-          入金待ち {list.data.total.toLocaleString('ja-JP')} 件
-        </p>
+      <AdminListPage total={list.data.total} totalLabel="入金待ち" page={page} pageSize={PAGE_SIZE} onPage={(p) => update({ page: String(p) })}>
         <DataTable<PendingTransfer>
           caption="入金待ちの銀行振込"
           rows={list.data.transfers}
@@ -88,8 +84,7 @@ export function AdminTransfersPage() {
             },
           ]}
         />
-        <Pagination page={page} totalPages={Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))} total={list.data.total} onChange={(p) => update({ page: String(p) })} />
-      </>
+      </AdminListPage>
     );
 
   return (
@@ -97,14 +92,7 @@ export function AdminTransfersPage() {
       <PageHeader
         title="振込確認"
         description="銀行の入金明細と照らし合わせ、1件ずつ入金を記録します。記録すると領収書がメールで送られます。"
-        actions={
-          <Button
-            variant="secondary"
-            onClick={() => downloadCsv('/console/v1/admin/transfers/pending.csv', 'pending-transfers.csv').catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')))}
-          >
-            <Download className="h-4 w-4" aria-hidden /> CSV
-          </Button>
-        }
+        actions={<CsvButton url="/console/v1/admin/transfers/pending.csv" filename="pending-transfers.csv" />}
       />
       <section aria-labelledby="statement-h" className="mb-6 rounded-lg border border-gray-200 bg-white p-4">
         <h2 id="statement-h" className="font-semibold text-gray-900">

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { ACCOUNT_TYPES, ACCOUNT_TYPE_LABELS, type AccountType } from '@poi/shared/roles';
 import { ADMIN_USER_SORTS, type AdminUser } from '@poi/shared/schemas/users';
@@ -8,15 +7,14 @@ import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
 import { Modal } from '../../../components/ui/modal';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Pagination } from '../../../components/ui/pagination';
 import { EmptyBlock, ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { useAuth } from '../../../lib/auth-store';
 import { yen } from '../../../components/ui/billing-labels';
 import { DataTable } from '../../../components/ui/data-table';
-import { downloadCsv } from '../../../lib/admin-api';
 import { useActivateUser, useAdminUser, useAdminUsers, useChangeAccountType, useSuspendUser } from '../api/admin-users-api';
-import { dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../../../components/admin/admin-labels';
+import { AccountTypeOptions, dateTime, DefinitionGrid, PAY_LABELS, ROLE_LABELS, USER_STATUS_LABELS } from '../../../components/admin/admin-labels';
+import { AdminListPage, CsvButton } from '../../../components/admin/admin-list';
 import { AuditSection } from '../../../components/admin/audit-list';
 import { InvoiceSummaryList } from '../../../components/admin/invoice-summary-list';
 import { ReasonDialog } from '../../../components/admin/reason-dialog';
@@ -65,10 +63,7 @@ export function AdminUsersPage() {
   else if (users.data.total === 0) body = <EmptyBlock message="条件に合うユーザーはいません" />;
   else
     body = (
-      <>
-        <p className="mb-2 text-sm text-gray-700" aria-live="polite">
-          全 {users.data.total.toLocaleString('ja-JP')} 件
-        </p>
+      <AdminListPage total={users.data.total} page={page} pageSize={PAGE_SIZE} onPage={(p) => update({ page: String(p) })}>
         <DataTable<AdminUser>
           caption="ユーザー一覧"
           rows={users.data.users}
@@ -91,8 +86,7 @@ export function AdminUsersPage() {
             { header: '最終ログイン', cell: (u) => dateTime(u.last_login_at) },
           ]}
         />
-        <Pagination page={page} totalPages={Math.max(1, Math.ceil(users.data.total / PAGE_SIZE))} total={users.data.total} onChange={(p) => update({ page: String(p) })} />
-      </>
+      </AdminListPage>
     );
 
   return (
@@ -100,14 +94,7 @@ export function AdminUsersPage() {
       <PageHeader
         title="ユーザー管理"
         description="検索・絞り込み・並び替えの条件はURLに保存されます。停止や種別変更には理由が必要です。"
-        actions={
-          <Button
-            variant="secondary"
-            onClick={() => downloadCsv('/console/v1/admin/users.csv', 'users.csv', filters).catch((err) => toast.error(getErrorMessage(err, 'CSVのダウンロードに失敗しました')))}
-          >
-            <Download className="h-4 w-4" aria-hidden /> CSV
-          </Button>
-        }
+        actions={<CsvButton url="/console/v1/admin/users.csv" filename="users.csv" params={filters} />}
       />
       <form role="search" aria-label="ユーザー検索" onSubmit={search} className="mb-3 flex flex-wrap items-end gap-2">
         <label className="min-w-0 flex-1 text-sm text-gray-800">
@@ -275,11 +262,7 @@ function UserDetail({ id, onClose }: { id: string; onClose: () => void }) {
         >
           <FormField id="change-type" label="アカウント種別" required>
             <select id="change-type" className={inputClass} value={accountType} onChange={(e) => setAccountType(e.target.value as AccountType)}>
-              {ACCOUNT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {ACCOUNT_TYPE_LABELS[t]}
-                </option>
-              ))}
+              <AccountTypeOptions />
             </select>
           </FormField>
           <FormField id="change-role" label="権限" required>
