@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminCorporateMessages } from '../src/modules/corporate/admin-corporate.service';
-import { createTestContext, type Actor, type TestContext } from './helpers';
+import { withTestContext, type Actor, type TestContext } from './helpers';
 
 /*
  * Admin calls on corporate accounts (issue 14): roles, list filters and paging, create with an
@@ -38,13 +38,9 @@ async function create(owner: Actor, over: Record<string, unknown> = {}) {
   return res.json().data as { account: { id: string; status: string; customer_number: string; credit_limit: number }; members: Array<{ id: string; corporate_role: string }> };
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+withTestContext({}, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('admin corporate', () => {

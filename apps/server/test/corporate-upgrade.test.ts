@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { corporateMessages } from '../src/modules/corporate/corporate.service';
 import { captureLog, createTestContext, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
+import { withStripeTestContext } from './support/stripe-context';
 
 /*
  * Upgrade view, corporate applications and their activation (BILLING.md "Account types and
@@ -11,7 +11,6 @@ import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
  */
 
 let ctx: TestContext;
-let fake: FakeStripe;
 let admin: Actor;
 
 /** ctx.api, or the same call on another context's app. */
@@ -46,10 +45,8 @@ async function mailTo(to: string, subject: string, c: TestContext = ctx) {
 const corpRow = async (id: string) => (await ctx.query<Record<string, unknown>>('SELECT * FROM corporate_accounts WHERE id = $1', [id]))[0]!;
 const userRow = async (id: string) => (await ctx.query<Record<string, unknown>>('SELECT account_type, corporate_account_id, corporate_role FROM users WHERE id = $1', [id]))[0]!;
 
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  ctx = await createTestContext({
-    ...fake.env(),
+withStripeTestContext(
+  {
     BILLING_JOBS: 'off',
     ISSUER_NAME: 'POI Cloud株式会社',
     ISSUER_REPRESENTATIVE: '代表 太郎',
@@ -62,17 +59,12 @@ beforeAll(async () => {
     BANK_BRANCH: '本店',
     BANK_ACCOUNT_NUMBER: '1234567',
     BANK_ACCOUNT_HOLDER: 'ポイクラウド',
-  });
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (ctx.app.server.address() as { port: number }).port;
-  fake.setWebhookUrl(`http://127.0.0.1:${port}/webhooks/stripe`);
-  admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
-  await fake?.close();
-});
+  },
+  async (opened) => {
+    ctx = opened;
+    admin = await ctx.admin();
+  },
+);
 
 describe('who may call what', () => {
   it('answers 401 without a session, and 403 to non-administrators on the activation', async () => {

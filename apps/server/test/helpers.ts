@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -245,6 +245,33 @@ export async function createTestContext(env: Record<string, string> = {}, option
       await mailbox.close();
     },
   };
+}
+
+/** Opens a test context before the file's tests (then runs `ready` on it) and closes it after them. */
+export function withTestContext(env: Record<string, string>, ready: (ctx: TestContext) => Promise<void> | void): void {
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    ctx = await createTestContext(env);
+    await ready(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+}
+
+/** Opens a scratch database before the file's tests (handing it to `ready`) and closes and drops it after them. */
+export function withScratchDatabase(ready: (database: Database) => void): void {
+  let scratch: ScratchDatabase | undefined;
+  let database: Database | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    database = await scratch.open();
+    ready(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await scratch?.drop();
+  });
 }
 
 /** Another server instance on an open database (a restart, or a second instance on the same PostgreSQL). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dayOf, monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import { toSen } from '@poi/shared/money';
 import { buildApp } from '../src/app';
@@ -11,7 +11,8 @@ import { createCloseService } from '../src/modules/invoices/close.service';
 import { createPricingService } from '../src/modules/pricing/pricing.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
 import { createMailer } from '../src/plugins/mail';
-import { createScratchDatabase, createTestContext, silentLog, type Actor, type TestContext } from './helpers';
+import { createScratchDatabase, silentLog, withTestContext, type Actor, type TestContext } from './helpers';
+import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
  * The monthly close (BILLING.md "Invoices"): usage → lines, tax once per invoice, total; idempotent
@@ -42,21 +43,12 @@ async function createDataset(name: string, price: number): Promise<string> {
 
 /** Searches as the meter records them, spread over a Japan-time month. */
 function events(userId: string, yearMonth: string, n: number, p: { datasets?: Array<[string, number]>; baseFeeSen?: number; free?: boolean; accountType?: string }): UsageEvent[] {
-  const { start, end } = monthRange(yearMonth);
-  const span = end.getTime() - start.getTime();
   const ds = p.datasets ?? [];
   const baseFeeSen = p.baseFeeSen ?? 10;
-  return Array.from({ length: n }, (_, i) => {
-    const occurredAt = new Date(start.getTime() + Math.floor(((i + 0.5) * span) / Math.max(n, 1)));
-    const datasetsSen = ds.reduce((s, [, price]) => s + price, 0);
-    return {
-      requestId: randomUUID(),
-      occurredAt,
-      day: dayOf(occurredAt),
-      userId,
-      apiKeyId: '00000000-0000-4000-8000-000000000001',
+  const datasetsSen = ds.reduce((s, [, price]) => s + price, 0);
+  return instantsOverMonth(yearMonth, n).map((occurredAt) =>
+    usageEvent(userId, occurredAt, {
       accountType: p.accountType ?? 'individual',
-      pricingVersionId: 1,
       datasetIds: ds.map(([id]) => id),
       datasetPricesSen: ds.map(([, price]) => price),
       datasetSharesBp: ds.map(() => 7000),
@@ -64,8 +56,8 @@ function events(userId: string, yearMonth: string, n: number, p: { datasets?: Ar
       baseFeeSen,
       amountSen: datasetsSen + (p.free ? 0 : baseFeeSen),
       free: !!p.free,
-    };
-  });
+    }),
+  );
 }
 
 const close = (ym: string) => ctx.app.billingClose.service.closeMonth(ym);
@@ -99,13 +91,9 @@ async function linesOf(invoiceId: string) {
   );
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext(ISSUER_ENV);
+withTestContext(ISSUER_ENV, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('monthly close', () => {

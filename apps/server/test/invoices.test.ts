@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
-import { createTestContext, type Actor, type TestContext } from './helpers';
+import { withTestContext, type Actor, type TestContext } from './helpers';
 
 /* The user's billing calls (account, this month so far, invoices, CSV, detail) and the admin close. */
 
@@ -27,13 +27,9 @@ async function seedInvoices(accountId: string, n: number, from = 1): Promise<voi
   }
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext({ BILLING_JOBS: 'off', ISSUER_REGISTRATION_NUMBER: 'T1234567890123', BANK_NAME: 'テスト銀行', BANK_BRANCH: '本店', BANK_ACCOUNT_NUMBER: '1234567', BANK_ACCOUNT_HOLDER: 'ポイクラウド' });
+withTestContext({ BILLING_JOBS: 'off', ISSUER_REGISTRATION_NUMBER: 'T1234567890123', BANK_NAME: 'テスト銀行', BANK_BRANCH: '本店', BANK_ACCOUNT_NUMBER: '1234567', BANK_ACCOUNT_HOLDER: 'ポイクラウド' }, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('billing calls: who may call what', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client';
 import { invoices } from '../src/db/schema/invoices';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
@@ -13,7 +13,7 @@ import { nextInvoiceNumber, nextNumber, nextReceiptNumber } from '../src/modules
 import { providerShareSenByMonth, providerShares } from '../src/modules/revenue/revenue.repository';
 import { countPendingTransfers, listPendingTransfers, lockOverdueCandidates, markInvoiceOverdue } from '../src/modules/transfers/transfers.repository';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
-import { createScratchDatabase, uniqueEmail, type ScratchDatabase } from './helpers';
+import { uniqueEmail, withScratchDatabase } from './helpers';
 
 /*
  * The repository functions that carry money (besides payments'), against a migrated database
@@ -22,17 +22,9 @@ import { createScratchDatabase, uniqueEmail, type ScratchDatabase } from './help
  * Each test works in its own far-future month or series, so the shared database does not matter.
  */
 
-let scratch: ScratchDatabase;
 let database: Database;
 
-beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  database = await scratch.open();
-});
-afterAll(async () => {
-  await database?.close();
-  await scratch?.drop();
-});
+withScratchDatabase((opened) => (database = opened));
 
 async function newUser(prefix: string) {
   const [user] = await database.db.insert(users).values({ email: uniqueEmail(prefix) }).returning();

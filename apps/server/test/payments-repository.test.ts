@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client';
 import { invoices } from '../src/db/schema/invoices';
 import { payments, providerEvents } from '../src/db/schema/payments';
@@ -10,24 +10,16 @@ import { SYSTEM_ACTOR } from '../src/modules/audit/audit';
 import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/billing-accounts/billing-accounts.repository';
 import { findInvoice, InvoiceSettledError, markInvoiceCardPaid, recordPayment } from '../src/modules/payments/payments.repository';
 import { isProviderEventStored, storeProviderEvent } from '../src/modules/payments/stripe-events.repository';
-import { createScratchDatabase, uniqueEmail, type ScratchDatabase } from './helpers';
+import { uniqueEmail, withScratchDatabase } from './helpers';
 
 /*
  * The repository functions that carry money, against a migrated database (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL): a payment settles an invoice once, and a Stripe event is stored once.
  */
 
-let scratch: ScratchDatabase;
 let database: Database;
 
-beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  database = await scratch.open();
-});
-afterAll(async () => {
-  await database?.close();
-  await scratch?.drop();
-});
+withScratchDatabase((opened) => (database = opened));
 
 let seq = 0;
 /** An issued card invoice of `totalYen` on a fresh individual account. */

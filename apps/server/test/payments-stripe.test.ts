@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { paymentMessages } from '../src/modules/payments/payment-messages';
 import { bearer, createTestContext, signIn, uniqueEmail, type Actor, type TestContext } from './helpers';
-import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
+import type { FakeStripe } from './support/fake-stripe';
+import { withStripeTestContext } from './support/stripe-context';
 
 /*
  * Card payments through Stripe (BILLING.md "Card payments"), against the fake Stripe server with
@@ -84,18 +85,10 @@ const invoiceRow = async (id: string) => numeric((await ctx.query<Record<string,
 const paymentsOf = async (id: string) => (await ctx.query<Record<string, unknown>>('SELECT * FROM payments WHERE invoice_id = $1', [id])).map(numeric);
 const intentBodies = () => fake.requestsTo('/v1/payment_intents').map((r) => r.body);
 
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  ctx = await createTestContext({ ...fake.env(), BILLING_JOBS: 'off' });
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (ctx.app.server.address() as { port: number }).port;
-  fake.setWebhookUrl(`http://127.0.0.1:${port}/webhooks/stripe`);
+withStripeTestContext({ BILLING_JOBS: 'off' }, async (opened, started) => {
+  ctx = opened;
+  fake = started;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
-  await fake?.close();
 });
 
 describe('saving a card (Checkout in setup mode)', () => {

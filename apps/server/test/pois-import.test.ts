@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { bearer, withTestContext, type Actor, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let provider: Actor;
@@ -33,13 +33,10 @@ const newDataset = () => ctx.newDataset(provider, { name: `取込 ${Math.random(
 const countOf = async (ds: string) => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM pois WHERE dataset_id = $1', [ds]))[0]!.n;
 const poisOf = async (ds: string) => (await api('GET', `/poi/search?dataset_id=${ds}&limit=100`, provider)).json().data.pois as Array<Record<string, unknown>>;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+withTestContext({}, async (opened) => {
+  ctx = opened;
   provider = await ctx.newProvider('provider');
   other = await ctx.newProvider('other');
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 const CSV = [

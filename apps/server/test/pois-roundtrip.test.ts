@@ -2,8 +2,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { bearer, withTestContext, type Actor, type TestContext } from './helpers';
 
 /** Issue 19 (import/export round trip, modes, gzip, encodings, messages) and issue 12 defect 3. */
 let ctx: TestContext;
@@ -56,13 +56,10 @@ async function storedOf(ds: string): Promise<Stored[]> {
 const fieldsOf = (rows: Stored[]) =>
   rows.map((r) => JSON.stringify(FIELDS.map((f) => r[f]))).sort();
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+withTestContext({}, async (opened) => {
+  ctx = opened;
   provider = await ctx.newProvider('provider');
   other = await ctx.newProvider('other');
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('export → import is lossless (issue 19 defect 3, issue 12 full-width formula starters)', () => {

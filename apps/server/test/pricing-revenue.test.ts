@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf, monthRange, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dayOf, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
 import { previousYearMonth } from '../src/modules/invoices/charges';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { adminPricingMessages } from '../src/modules/pricing/admin-pricing.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { createTestContext, type Actor, type TestContext } from './helpers';
+import { withTestContext, type Actor, type TestContext } from './helpers';
+import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
  * Admin pricing versions and revenue views (issue 14): never retroactive, changed only before
@@ -35,13 +36,9 @@ const version = (over: Record<string, unknown> = {}) => ({
 const auditCount = async (targetType: string, targetId: string) =>
   Number((await ctx.query<{ n: string }>('SELECT count(*) AS n FROM audit_logs WHERE target_type = $1 AND target_id = $2', [targetType, targetId]))[0]!.n);
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+withTestContext({}, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('admin pricing', () => {
@@ -153,27 +150,16 @@ describe('admin revenue', () => {
 
   /** Searches as the meter records them, spread over the month. */
   function events(userId: string, n: number, datasets: Array<[id: string, priceSen: number, recipient: string]>, baseFeeSen = 10): UsageEvent[] {
-    const { start, end } = monthRange(month);
-    const span = end.getTime() - start.getTime();
-    return Array.from({ length: n }, (_, i) => {
-      const occurredAt = new Date(start.getTime() + Math.floor(((i + 0.5) * span) / n));
-      return {
-        requestId: randomUUID(),
-        occurredAt,
-        day: dayOf(occurredAt),
-        userId,
-        apiKeyId: '00000000-0000-4000-8000-000000000001',
-        accountType: 'individual',
-        pricingVersionId: 1,
+    return instantsOverMonth(month, n).map((occurredAt) =>
+      usageEvent(userId, occurredAt, {
         datasetIds: datasets.map((d) => d[0]),
         datasetPricesSen: datasets.map((d) => d[1]),
         datasetSharesBp: datasets.map(() => 7000),
         datasetRecipientIds: datasets.map((d) => d[2]),
         baseFeeSen,
         amountSen: datasets.reduce((s, d) => s + d[1], 0) + baseFeeSen,
-        free: false,
-      };
-    });
+      }),
+    );
   }
 
   beforeAll(async () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayOf, monthRange } from '@poi/shared/billing-time';
+import { describe, expect, it } from 'vitest';
+import { dayOf } from '@poi/shared/billing-time';
 import { transferMessages } from '../src/modules/transfers/transfers.service';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { bearer, createTestContext, signIn, uniqueEmail, type Actor, type TestContext } from './helpers';
+import { bearer, signIn, uniqueEmail, withTestContext, type Actor, type TestContext } from './helpers';
+import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
  * Bank transfers (BILLING.md "Bank transfer (admin-confirmed)"): the list of expected transfers,
@@ -70,20 +71,9 @@ async function receiptTo(to: string, invoiceNumber: string) {
   }
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext({
-    BILLING_JOBS: 'off',
-    ISSUER_NAME: 'POI Cloud株式会社',
-    BANK_NAME: 'テスト銀行',
-    BANK_BRANCH: '本店',
-    BANK_ACCOUNT_NUMBER: '1234567',
-    BANK_ACCOUNT_HOLDER: 'ポイクラウド',
-  });
+withTestContext({ BILLING_JOBS: 'off', ISSUER_NAME: 'POI Cloud株式会社', BANK_NAME: 'テスト銀行', BANK_BRANCH: '本店', BANK_ACCOUNT_NUMBER: '1234567', BANK_ACCOUNT_HOLDER: 'ポイクラウド' }, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('who may call the transfer calls', () => {
@@ -330,27 +320,7 @@ describe('the overdue marker', () => {
 
 /** n searches spread over a Japan-time month at ¥10 base fee each (none free). */
 function usage(userId: string, yearMonth: string, n: number): UsageEvent[] {
-  const { start, end } = monthRange(yearMonth);
-  const span = end.getTime() - start.getTime();
-  return Array.from({ length: n }, (_, i) => {
-    const occurredAt = new Date(start.getTime() + Math.floor(((i + 0.5) * span) / n));
-    return {
-      requestId: randomUUID(),
-      occurredAt,
-      day: dayOf(occurredAt),
-      userId,
-      apiKeyId: '00000000-0000-4000-8000-000000000001',
-      accountType: 'individual',
-      pricingVersionId: 1,
-      datasetIds: [],
-      datasetPricesSen: [],
-      datasetSharesBp: [],
-      datasetRecipientIds: [] as string[],
-      baseFeeSen: 1000,
-      amountSen: 1000,
-      free: false,
-    };
-  });
+  return instantsOverMonth(yearMonth, n).map((occurredAt) => usageEvent(userId, occurredAt, { baseFeeSen: 1000, amountSen: 1000 }));
 }
 
 describe('bank statement upload', () => {

@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
-import { createScratchDatabase, createTestContext, freePort, silentLog, type Actor, type TestContext } from './helpers';
+import { createScratchDatabase, freePort, silentLog, withTestContext, type Actor, type TestContext } from './helpers';
+import { usageEvent } from './support/usage-events';
 
 let ctx: TestContext;
 let admin: Actor;
@@ -30,33 +31,20 @@ async function createDataset(who: Actor, name: string, price: number, asAdmin = 
 }
 
 function event(userId: string, datasetId: string, overrides: Partial<UsageEvent> = {}): UsageEvent {
-  const occurredAt = new Date();
-  return {
-    requestId: randomUUID(),
-    occurredAt,
-    day: dayOf(occurredAt),
-    userId,
-    apiKeyId: '00000000-0000-4000-8000-000000000001',
-    accountType: 'individual',
-    pricingVersionId: 1,
+  return usageEvent(userId, new Date(), {
     datasetIds: [datasetId],
     datasetPricesSen: [7],
     datasetSharesBp: [7000],
     datasetRecipientIds: [PLATFORM_RECIPIENT],
     baseFeeSen: 3,
     amountSen: 10,
-    free: false,
     ...overrides,
-  };
+  });
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext();
+withTestContext({}, async (opened) => {
+  ctx = opened;
   admin = await ctx.admin();
-});
-
-afterAll(async () => {
-  await ctx?.close();
 });
 
 describe('usage meter', () => {
