@@ -58,7 +58,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // Layering (CONVENTIONS.md): components|lib → features → app. A feature never imports another
+    // Layering (docs/conventions.md "Layering"): components|lib → features → app. A feature never imports another
     // feature; pages that compose features live in app/ (app/pages).
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: {

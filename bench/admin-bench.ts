@@ -1,5 +1,5 @@
 /**
- * Admin lists and the admin dashboard (issue 14) on 100,000 users and 1,000,000 usage events
+ * Admin lists and the admin dashboard on 100,000 users and 1,000,000 usage events
  * (bench/admin-seed.ts), over HTTP as the console calls them: p50 and p95 per call, target
  * p95 ≤ 100 ms on PostgreSQL. Each figure varies its filters and pages across the requests, so it
  * is not one cached plan for one answer. The seed goes into the bench's database once (a kept

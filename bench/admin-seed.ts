@@ -1,5 +1,5 @@
 /**
- * Seeds what the admin screens read, at the scale issue 14 measures them on: 100,000 users, their
+ * Seeds what the admin screens read, at the scale the admin bench measures them on: 100,000 users, their
  * billing and corporate accounts, API keys, 1,000,000 usage events over the last 12 Japan-time
  * months with the daily aggregates the meter keeps, the invoices, lines and payments of the closed
  * months, and an audit log. Everything is generated in PostgreSQL (INSERT … SELECT over

@@ -1,5 +1,5 @@
 /**
- * The dataset lists of issue 17 at BENCH_DATASETS datasets (default 10,000): the marketplace and
+ * The dataset lists at BENCH_DATASETS datasets (default 10,000): the marketplace and
  * /datasets call GET /console/v1/datasets/public (filters, keyword, sort, deep pages) over HTTP,
  * next to the same two statements (page and exact count, in parallel as the server sends them)
  * straight on the driver. Target on PostgreSQL: p95 ≤ 50 ms for every case.

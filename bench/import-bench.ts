@@ -59,7 +59,7 @@ export async function postOnNewConnection(url: string, headers: Record<string, s
 
 /** Probes of the server while an import runs: a sample every PROBE_INTERVAL_MS after the last answer. */
 const PROBE_INTERVAL_MS = 50;
-/** Issue 30: the slowest /healthz and public search during a 9 MB import on PostgreSQL. */
+/** The slowest /healthz and public search during a 9 MB import on PostgreSQL. */
 const PROBE_TARGET_MS = 500;
 type ProbeTimes = Record<string, { times: number[]; failures: number[] }>;
 
@@ -139,7 +139,7 @@ export async function runImportBench(o: ImportBenchOptions) {
     await reset();
 
     // The same rows by COPY into the same indexed table, their derived search columns (readings
-    // included) computed on the way, as the import does (issue 4: import ≤ 1.5× this) ...
+    // included) computed on the way, as the import does (target: import ≤ 1.5× this) ...
     const t1 = performance.now();
     if (o.kind === 'postgres') {
       const pool = (o.database.db as unknown as { $client: pg.Pool }).$client;
@@ -154,7 +154,7 @@ export async function runImportBench(o: ImportBenchOptions) {
     }
     copyRuns.push(performance.now() - t1);
     await reset();
-    // ... and computed beforehand: the bare cost of storing them (issue 21: import ≤ 2× this).
+    // ... and computed beforehand: the bare cost of storing them (target: import ≤ 2× this).
     if (o.kind === 'postgres') {
       const chunks = [...lines(o.datasetId, pois)];
       const pool = (o.database.db as unknown as { $client: pg.Pool }).$client;
@@ -176,7 +176,7 @@ export async function runImportBench(o: ImportBenchOptions) {
   const ratio = httpMs / copyMs;
   const bareMs = bareRuns.length ? median(bareRuns) : undefined;
   const bareRatio = bareMs ? httpMs / bareMs : undefined;
-  // The server's answers meanwhile (issue 30): the slowest and p99 of each probe, every round.
+  // The server's answers meanwhile: the slowest and p99 of each probe, every round.
   const probeLines = Object.entries(probed).map(([name, p]) => {
     const sorted = [...p.times].sort((a, b) => a - b);
     const max = sorted.at(-1) ?? 0;
@@ -199,7 +199,7 @@ export async function runImportBench(o: ImportBenchOptions) {
 const ROUND_TRIP_POIS = Number(process.env.BENCH_ROUNDTRIP_POIS ?? 60_000);
 
 /**
- * Issue 19's round trip: a 60,000-POI dataset exported gzip-compressed over HTTP, then imported
+ * The export → import round trip: a 60,000-POI dataset exported gzip-compressed over HTTP, then imported
  * back as it was downloaded: into the same dataset in update mode (every row updates its POI,
  * nothing is duplicated) and into an empty dataset in add mode. Targets: the compressed export
  * fits the 10 MB upload limit and its content the 100 MB expanded limit, the counts come out

@@ -5,7 +5,7 @@ import { postOnNewConnection } from './import-bench';
 import type { BenchResult } from './stats';
 
 /**
- * Issue 30: imports whose cost does not depend on how the points lie. Each layout is imported
+ * Imports whose cost does not depend on how the points lie. Each layout is imported
  * over HTTP into a dataset of its own (beside the bench's loaded table, so into the same GiST
  * index), and its time per row compared with random points of the same count. Before migration
  * 0018, 3,000 points on one line took 45 s on PostgreSQL and froze PGlite.

@@ -178,7 +178,7 @@ async function budgetLatency(o: PublicApiBenchOptions) {
 }
 
 /**
- * Issue 15: the same public searches from the in-memory index and from PostgreSQL (the index
+ * The same public searches from the in-memory index and from PostgreSQL (the index
  * turned off for the request), interleaved and alternating who goes first, each at a point of
  * its own (north of the other passes'), so nothing comes from the answer cache.
  */

@@ -226,7 +226,7 @@ async function load(engine: Engine, datasetId: string, n: number, query: (t: str
 }
 
 /**
- * The back-fill of readings and folding (issue 21, migration 0014): a database loaded before it has
+ * The back-fill of readings and folding (migration 0014): a database loaded before it has
  * every row stale and is back-filled whole; a fresh load has none, so a sample is marked stale and
  * rewritten. Prints POIs per second.
  */
@@ -248,7 +248,7 @@ async function measureBackfill(engine: Engine, n: number) {
 }
 
 /**
- * Issue 15: from the server's start to a ready in-memory index of the dataset, with the server
+ * From the server's start to a ready in-memory index of the dataset, with the server
  * answering meanwhile (/healthz and a public-API-free console call are timed while it builds);
  * RSS before the app started and once the index is ready.
  */
@@ -342,7 +342,7 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
         const ok = checks.every(Boolean);
         const targetText = kind === 'postgres' ? [t.p50 && `p50≤${t.p50}`, t.p99 && `p99≤${t.p99}`, t.ratio && `≤${t.ratio}×`].filter(Boolean).join(' ') : '(reported)';
         const countCost = raw.p50 - uncounted.p50;
-        // A keyword without a point: the same page newest first without the name ranks (issue 21's cost).
+        // A keyword without a point: the same page newest first without the name ranks (what ranking costs).
         const f0 = filterAt(0);
         const unranked = f0.keyword && !f0.point ? await timeIt(async (i) => engine.rawSearch(rawStatements(engine.database.db, filterAt(i), true, false), 20)) : undefined;
         console.log(

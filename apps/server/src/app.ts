@@ -109,7 +109,7 @@ declare module 'fastify' {
     corporate: CorporateService;
     /** Rewrites the search columns of POIs written by an older folding (migration 0014; /healthz reports it). */
     searchBackfill: SearchBackfill;
-    /** The public API's point searches from memory, kept in step by the change log (issue 15; /healthz reports it). */
+    /** The public API's point searches from memory, kept in step by the change log (/healthz reports it). */
     searchIndex: SearchIndex | undefined;
   }
 }
@@ -273,7 +273,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     budgets: budgetGuard,
   });
   const billingService = createBillingService({ db: database.db, config, pricing: pricingService });
-  // A card invoice is charged as soon as its issuing transaction commits (BILLING.md "Charging").
+  // A card invoice is charged as soon as its issuing transaction commits (docs/billing.md "Card payments", "Charging").
   const closeService = createCloseService({
     db: database.db,
     config,

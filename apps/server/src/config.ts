@@ -98,7 +98,7 @@ export interface Config {
    * a hop count or a list of addresses/CIDRs; false (the default) uses the socket's address.
    */
   trustProxy: false | number | string[];
-  /** Card payments (BILLING.md): off when secretKey is unset. */
+  /** Card payments (docs/billing.md "Card payments"): off when secretKey is unset. */
   stripe: { secretKey?: string; webhookSecret?: string; apiBase?: string };
   /** The seller on invoices and /commerce; registrationNumber makes invoices 適格請求書. */
   issuer: {
@@ -114,7 +114,7 @@ export interface Config {
   bank?: { name: string; branch: string; accountType: string; accountNumber: string; holder: string };
   /** The monthly close and card retry jobs run in this process ('off' in tests that drive them). */
   billingJobs: boolean;
-  /** Memory the in-memory search index may take (issue 15); 0 turns it off (PostgreSQL answers every search). */
+  /** Memory the in-memory search index may take; 0 turns it off (PostgreSQL answers every search). */
   searchIndexMaxMb: number;
 }
 

@@ -4,7 +4,7 @@ import { adminCorporateMessages } from '../src/modules/corporate/admin-corporate
 import { withTestContext, type Actor, type TestContext } from './helpers';
 
 /*
- * Admin calls on corporate accounts (issue 14): roles, list filters and paging, create with an
+ * Admin calls on corporate accounts: roles, list filters and paging, create with an
  * owner, update for future invoices only, suspend stopping members' keys, reject and activate
  * state rules, members (never the last owner), one audit row per change.
  */

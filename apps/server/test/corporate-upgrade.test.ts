@@ -5,8 +5,8 @@ import { captureLog, createTestContext, type ApiMethod, type Actor, type Caller,
 import { withStripeTestContext } from './support/stripe-context';
 
 /*
- * Upgrade view, corporate applications and their activation (BILLING.md "Account types and
- * upgrade"): by card (active once the card is saved, through the same activation function) or by
+ * Upgrade view, corporate applications and their activation (docs/billing.md "Upgrades and
+ * corporate accounts"): by card (active once the card is saved, through the same activation function) or by
  * invoice (pending until an administrator approves); reactivation; the public /commerce notice.
  */
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillDatasetSearchBatch } from '../src/modules/pois/search-backfill';
 import { createTestContext, type Actor, type TestContext } from './helpers';
 
-/** Issue 17: the dataset lists past 100 — paging, keyword, sort, validation, and the provider picker's search. */
+/** The dataset lists past 100 — paging, keyword, sort, validation, and the provider picker's search. */
 
 let ctx: TestContext;
 let admin: Actor;
@@ -160,7 +160,7 @@ describe('keyword', () => {
     expect(await names(`keyword=${encodeURIComponent('寺社世界')}`)).toEqual([]);
   });
 
-  it('folds as the POI search does: kana, symbols and spaces inside a name (issue 21)', async () => {
+  it('folds as the POI search does: kana, symbols and spaces inside a name', async () => {
     expect(await names(`keyword=${encodeURIComponent('かふぇ')}`)).toEqual(['ｶﾌｪ・ﾒﾆｭｰ']);
     expect(await names(`keyword=${encodeURIComponent('カフエメニュー')}`)).toEqual(['ｶﾌｪ・ﾒﾆｭｰ']);
     expect(await names(`keyword=${encodeURIComponent('tokyocafe')}`)).toEqual(['ＴＯＫＹＯ Ｃａｆｅ ｓｅｌｅｃｔｉｏｎ']);

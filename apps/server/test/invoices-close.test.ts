@@ -15,7 +15,7 @@ import { createScratchDatabase, silentLog, withTestContext, type Actor, type Tes
 import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
- * The monthly close (BILLING.md "Invoices"): usage → lines, tax once per invoice, total; idempotent
+ * The monthly close (docs/billing.md "The monthly close"): usage → lines, tax once per invoice, total; idempotent
  * under repetition and concurrency; gap-free numbers; issued invoices immutable; the job's lock.
  */
 

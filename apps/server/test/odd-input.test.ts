@@ -4,7 +4,7 @@ import { messages } from '@poi/shared/messages';
 import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
- * Issue 30 §4 "Input that must get a 4xx, never a 5xx": broken multipart bodies (no boundary, a
+ * Input that must get a 4xx, never a 5xx: broken multipart bodies (no boundary, a
  * wrong one, cut short, also over a real socket), text with a lone surrogate in a JSON import and
  * the JSON bodies, public search numbers with spaces, and CORS preflights to unknown API paths.
  * docs/resilience.md "Odd input gets a 4xx" holds the decisions.

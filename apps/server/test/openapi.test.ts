@@ -33,7 +33,7 @@ describe('OpenAPI document', () => {
     expect(params.limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(params.keyword.schema).toMatchObject({ maxLength: 100 });
     expect(Object.keys(search.responses).sort()).toEqual(['200', '400', '401', '402', '403', '404', '405', '429', '503']);
-    // Declared headers and a sample answer per case (issue 18).
+    // Declared headers and a sample answer per case.
     expect(Object.keys(search.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
     expect(Object.keys(search.responses['429'].headers)).toContain('Retry-After');
     for (const status of Object.keys(search.responses)) expect(Object.keys(search.responses[status].content['application/json'].examples ?? {}).length, status).toBeGreaterThan(0);

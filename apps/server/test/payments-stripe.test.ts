@@ -6,7 +6,7 @@ import type { FakeStripe } from './support/fake-stripe';
 import { withStripeTestContext } from './support/stripe-context';
 
 /*
- * Card payments through Stripe (BILLING.md "Card payments"), against the fake Stripe server with
+ * Card payments through Stripe (docs/billing.md "Card payments"), against the fake Stripe server with
  * the real SDK: saving a card (Checkout in setup mode), charging issued invoices off-session,
  * declines and retries, 3-D Secure, webhooks (signature, duplicates, order), no sen ever sent.
  */

@@ -4,7 +4,7 @@ import { bearer, createTestContext, signIn, uniqueEmail, type TestContext } from
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
- * Issue 30 §4: correctly signed webhook bodies of a shape Stripe never sends must never answer
+ * Correctly signed webhook bodies of a shape Stripe never sends must never answer
  * 5xx (Stripe retries those for days) and never write anything. A body that is not an event
  * envelope is a 400; an event we act on whose object has the wrong shape is acknowledged (200,
  * ignored) — see docs/resilience.md "Odd input gets a 4xx".

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestContext, type TestContext } from './helpers';
 
 /**
- * Issue 30: a multi-MB import never holds the event loop. Before the import was sliced
+ * A multi-MB import never holds the event loop. Before the import was sliced
  * (lib/time-slice), a 2 MB CSV ran as one macrotask and /healthz waited for the whole import.
  * /healthz is probed from a child process, so that the clock measuring it is not on the thread
  * the import would hold. PostgreSQL (TEST_DATABASE_URL): the slowest /healthz ≤ HEALTHZ_LIMIT_MS, all 200.

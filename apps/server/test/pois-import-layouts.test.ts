@@ -3,7 +3,7 @@ import { diagonal, grid, layoutCsv, meridian, onePoint, parallel, twoClusters, t
 import { bearer, createTestContext, type TestContext } from './helpers';
 
 /**
- * Issue 30 §1: the cost of an import does not depend on how its points lie. Before migration
+ * The cost of an import does not depend on how its points lie. Before migration
  * 0018 the GiST index on the earth cube split degenerately on collinear points: 3,000 points on
  * one line took 45 s on PostgreSQL and froze PGlite for minutes (20,001 rows: > 12 min).
  * The bench compares each layout with random points (npm run bench, "imports by layout");

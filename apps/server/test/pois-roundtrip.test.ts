@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { bearer, withTestContext, type Actor, type TestContext } from './helpers';
 
-/** Issue 19 (import/export round trip, modes, gzip, encodings, messages) and issue 12 defect 3. */
+/** Import/export round trip, modes, gzip, encodings, messages, and multipart abuse refused before any row is written. */
 let ctx: TestContext;
 let provider: Actor;
 let other: Actor;
@@ -62,7 +62,7 @@ withTestContext({}, async (opened) => {
   other = await ctx.newProvider('other');
 });
 
-describe('export → import is lossless (issue 19 defect 3, issue 12 full-width formula starters)', () => {
+describe('export → import is lossless (full-width formula starters included)', () => {
   it("gives back cells starting with ' = + - @ ＝ ＋ － ＠ and tags holding , | and \\ byte for byte", async () => {
     const ds = await newDataset();
     const pois = [
@@ -128,7 +128,7 @@ describe('export → import is lossless (issue 19 defect 3, issue 12 full-width 
   }
 });
 
-describe('import modes (issue 19 defect 4)', () => {
+describe('import modes', () => {
   it('re-importing an export in the default update mode changes nothing and duplicates nothing', async () => {
     const ds = await newDataset();
     for (let i = 0; i < 5; i++) await api('POST', '/poi/register', provider, { dataset_id: ds, name: `店${i}`, latitude: 35 + i / 100, longitude: 139 });
@@ -215,7 +215,7 @@ describe('import modes (issue 19 defect 4)', () => {
   });
 });
 
-describe('encodings and compression (issue 19 defects 1 and 6)', () => {
+describe('encodings and compression', () => {
   const sjisAfterAscii = () => {
     const ascii = Array.from({ length: 3000 }, (_, i) => `SHOP-${String(i).padStart(5, '0')},35.${i % 1000},139.5,ASCII-ONLY-ADDRESS-${i}`).join('\r\n');
     return iconv.encode(`name,latitude,longitude,address\r\n${ascii}\r\n東京タワー,35.658584,139.745431,東京都港区芝公園\r\n髙島屋①,35.1,139.1,﨑\r\n`, 'cp932');
@@ -275,7 +275,7 @@ describe('encodings and compression (issue 19 defects 1 and 6)', () => {
   });
 });
 
-describe('row errors and messages (issue 19 defects 7 and 9)', () => {
+describe('row errors and messages', () => {
   it('a stray quote (35°39\'31"N) is that row\'s error or plain text; the rest is imported', async () => {
     const ds = await newDataset();
     const csv = 'name,latitude,longitude,description\nA,35°39\'31"N,139,\nB,35,139,北緯35°39\'31"N\nC,35.1,139.1,\n';
@@ -318,7 +318,7 @@ describe('row errors and messages (issue 19 defects 7 and 9)', () => {
   });
 });
 
-describe('multipart abuse is refused before any row is written (issue 12 defect 3)', () => {
+describe('multipart abuse is refused before any row is written', () => {
   const csv = 'name,latitude,longitude\n一,35,139\n二,35,139\n';
   it('two file parts → 400, nothing written', async () => {
     const ds = await newDataset();

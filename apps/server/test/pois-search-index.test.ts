@@ -8,7 +8,7 @@ import { setBuildPageSize } from '../src/modules/pois/search-index';
 import { bearer, buildAppOn, createTestContext, consoleApi, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
 
 /**
- * Issue 15: the public API's point searches from the in-memory index give exactly what the SQL
+ * The public API's point searches from the in-memory index give exactly what the SQL
  * path gives (same POIs, order, totals and distances), and the index follows every write.
  */
 let ctx: TestContext;

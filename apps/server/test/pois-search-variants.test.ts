@@ -6,7 +6,7 @@ import { loadReadings, type Readings } from '../src/lib/readings';
 import { createTestContext, type ApiMethod, type TestContext } from './helpers';
 
 /**
- * Issue 21: keywords typed the way people type them find the POI, through the console search and
+ * Keywords typed the way people type them find the POI, through the console search and
  * the public API, on the engine the suite runs on (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
 let ctx: TestContext;

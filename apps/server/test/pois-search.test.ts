@@ -276,7 +276,7 @@ describe('totals learnt near a point (capped areas)', () => {
   });
 });
 
-describe('a dataset past 100 POIs (issue 12 defect 6)', () => {
+describe('a dataset past 100 POIs', () => {
   it('lists every POI of a dataset with its exact total, kept exact by moves and imports', async () => {
     const totalOf = async (dataset: string) => (await api('GET', `/poi/search?dataset_id=${dataset}&limit=100&offset=100`, provider)).json().data;
     const countOf = (dataset: string) => [...stored.values()].filter((p) => p.dataset_id === dataset).length;

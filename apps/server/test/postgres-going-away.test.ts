@@ -12,7 +12,7 @@ import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-
 import { createScratchDatabase, freePort } from './helpers';
 
 /**
- * Issue 30 §3: PostgreSQL going away (a failover, a restart, a pooler or an idle-connection
+ * PostgreSQL going away (a failover, a restart, a pooler or an idle-connection
  * killer) is survived. The server runs as a child process (the built-in `tsx` loader, as in
  * production's `node dist/server.js`), so that an unhandled 'error' event of a pg client would
  * show as what it is: the process exiting.

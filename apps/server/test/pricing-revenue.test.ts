@@ -9,7 +9,7 @@ import { withTestContext, type Actor, type TestContext } from './helpers';
 import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
- * Admin pricing versions and revenue views (issue 14): never retroactive, changed only before
+ * Admin pricing versions and revenue views: never retroactive, changed only before
  * they start, at-date right at each boundary, one audit row per change; revenue figures equal a
  * hand computation, the month's invoices and each provider's own /revenue report; the dashboard.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EARTH_MEAN_RADIUS_M, greatCircleMeters } from '@poi/shared/geo';
 import { createTestContext, type Actor, type TestContext } from './helpers';
 
-// Issue 18: what a third-party developer relies on — totals, paging, strict input, billing only
+// What a third-party developer relies on — totals, paging, strict input, billing only
 // valid searches, methods and paths, the distance model and AND keywords.
 
 let ctx: TestContext;
@@ -79,7 +79,7 @@ afterAll(async () => {
 
 const within3km = 75;
 
-describe('totals (defect 1)', () => {
+describe('totals', () => {
   it('gives a point search the same, exact total on every page', async () => {
     const q = `dataset_id=${spread}&latitude=${P1.lat}&longitude=${P1.lon}&radius=3000`;
     const seen: string[] = [];
@@ -103,7 +103,7 @@ describe('totals (defect 1)', () => {
   });
 });
 
-describe('order and paging (defects 2 and 3)', () => {
+describe('order and paging', () => {
   it('returns twelve POIs at one point exactly once over offsets 0–11, in poi_id order', async () => {
     const ids: string[] = [];
     for (let offset = 0; offset < 12; offset++) {
@@ -162,7 +162,7 @@ describe('order and paging (defects 2 and 3)', () => {
   });
 });
 
-describe('strict input (defects 4 and 5)', () => {
+describe('strict input', () => {
   it.each([
     ['keyword=%E3%81', 'keyword', /keyword の値のURLエンコード/],
     ['keyword=%ZZ', 'keyword', /URLエンコード/],
@@ -219,7 +219,7 @@ describe('strict input (defects 4 and 5)', () => {
   });
 });
 
-describe('methods, paths and headers (defects 6 and 9)', () => {
+describe('methods, paths and headers', () => {
   it('answers HEAD and other methods 405 with Allow, never billed', async () => {
     const before = await billed(consumer);
     for (const method of ['HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const) {
@@ -253,7 +253,7 @@ describe('methods, paths and headers (defects 6 and 9)', () => {
   });
 });
 
-describe('referrer-restricted keys (defect 7)', () => {
+describe('referrer-restricted keys', () => {
   it('checks Origin when the browser sends no Referer', async () => {
     const web = (await api('POST', '/api-keys', consumer, { name: 'ウェブ', allowed_referrers: ['maps.example.com'] })).json().data.key as string;
     const as = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: `/api/v1/poi/search?dataset_id=${spread}`, headers: { 'x-api-key': web, ...headers } });
@@ -265,7 +265,7 @@ describe('referrer-restricted keys (defect 7)', () => {
   });
 });
 
-describe('distance model (defect 8)', () => {
+describe('distance model', () => {
   it('filters and reports great-circle metres on the mean-radius sphere (6,371,008.8 m)', async () => {
     const center = { lat: 35.2, lon: 139.2 };
     const points = [1002, 13_281, 49_990].map((m) => north(center, m));
@@ -284,7 +284,7 @@ describe('distance model (defect 8)', () => {
   });
 });
 
-describe('keywords (defect 10)', () => {
+describe('keywords', () => {
   it.each([
     ['千代田 寿司', ['寿司処まる']],
     ['寿司　千代田', ['寿司処まる']],

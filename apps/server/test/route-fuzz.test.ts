@@ -4,7 +4,7 @@ import { bearer, createTestContext, type TestContext } from './helpers';
 import { startFakeStripe, type FakeStripe } from './support/fake-stripe';
 
 /*
- * Issue 30 §4: every write route of the OpenAPI document, sent malformed bodies, queries, path
+ * Every write route of the OpenAPI document, sent malformed bodies, queries, path
  * parameters and multipart by a signed-in user, answers below 500. Bounded (a fixed seed and a
  * run count per route) so the file stays well under 20 s; a failure prints the route and input.
  */

@@ -7,7 +7,7 @@ import { bearer, signIn, uniqueEmail, withTestContext, type Actor, type TestCont
 import { instantsOverMonth, usageEvent } from './support/usage-events';
 
 /*
- * Bank transfers (BILLING.md "Bank transfer (admin-confirmed)"): the list of expected transfers,
+ * Bank transfers (docs/billing.md "Bank transfers"): the list of expected transfers,
  * confirming one (exact, short within the fee tolerance, short beyond it, over → credit applied
  * by the next close), refusals, the receipt mail, and the daily overdue marker.
  */

@@ -8,7 +8,7 @@ import { openDatabase } from '../src/db/client';
 import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 
 /*
- * Admin calls on users and the audit log (issue 14): every call for every role, the list's
+ * Admin calls on users and the audit log: every call for every role, the list's
  * search, filters, orders and paging past 100 rows with ties, the CSV equal to the list, the
  * detail, reasons, the last active admin, suspension stopping sessions and keys, one audit row
  * per change.

@@ -7,8 +7,7 @@ import { adminSession, signInByApi, uniqueEmail, useSession } from './support/au
 import { pickOption } from './support/combobox';
 import { extractCode, waitForMail } from './support/mailbox';
 
-// Issue 20 (a console for keyboard, screen-reader and phone users) and issue 19 defect 2
-// (dialogs above the map on /poi).
+// A console for keyboard, screen-reader and phone users, and dialogs that work above the map on /poi.
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -4,7 +4,7 @@ import { uniqueEmail } from './support/auth';
 import { extractCode, extractMagicPath, waitForMail } from './support/mailbox';
 
 /**
- * Issue 30: a mail scanner that runs JavaScript (a headless Chromium) opened the magic link,
+ * Once, a mail scanner that runs JavaScript (a headless Chromium) opened the magic link,
  * signed in, and the user's own click and code then both failed. The link now lands on a page
  * where a person presses 「ログインする」; loading it, with its scripts, spends nothing.
  */

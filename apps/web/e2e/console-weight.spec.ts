@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoHorizontalScroll } from './support/a11y';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 
-// Issue 12: guest routes (defect 7), Enter on the login page (defect 8), the dataset detail screen's
+// Guest routes opened by a signed-in user, Enter on the login page, the dataset detail screen's
 // header and price history, and the console split into per-screen chunks.
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
@@ -19,7 +19,7 @@ function recordScripts(page: Page): string[] {
   return scripts;
 }
 
-test.describe('guest routes and a signed-in user (defect 7)', () => {
+test.describe('guest routes and a signed-in user', () => {
   test('login, verify and magic link go to /dashboard whatever their redirect says', async ({ page, request }) => {
     await useSession(page, await signInByApi(request, uniqueEmail('signed-in')));
     await page.goto('/auth/login?redirect=%2Fusage');
@@ -35,7 +35,7 @@ test.describe('guest routes and a signed-in user (defect 7)', () => {
   });
 });
 
-test.describe('login page (defect 8) and its weight', () => {
+test.describe('login page and its weight', () => {
   for (const width of [1280, 390]) {
     test(`Enter with an invalid address shows the message and keeps the cursor in the field (${width} px)`, async ({ page }) => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });

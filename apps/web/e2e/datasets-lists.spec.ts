@@ -5,7 +5,7 @@ import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { pickOption } from './support/combobox';
 
-/** Issue 17: more than 100 datasets, every one reachable on the lists and in every dataset picker. */
+/** More than 100 datasets, every one reachable on the lists and in every dataset picker. */
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

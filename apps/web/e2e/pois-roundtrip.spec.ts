@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { pickOption } from './support/combobox';
 
-/** Issue 19: export → import round trip in the console, the tag editor, /poi at 1280 and 390 px. */
+/** Export → import round trip in the console, the tag editor, /poi at 1280 and 390 px. */
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 

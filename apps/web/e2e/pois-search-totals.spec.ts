@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { pickOption } from './support/combobox';
 
-// Issue 12 defect 6 and issue 18/19: totals and pagers past 100 POIs; /docs/api samples that work when pasted.
+// Totals and pagers past 100 POIs; /docs/api samples that work when pasted.
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -53,7 +53,7 @@ test('import a CSV in the modal, find the POIs by keyword and radius on /poi, mo
   const results = page.getByRole('region', { name: /検索結果/ });
   await expect(results.getByRole('row')).toHaveCount(3);
   await expect(results.getByRole('cell', { name: 'ｶﾌｪ 丸の内', exact: true })).toBeVisible();
-  // Typed the way people type (issue 21): hiragana finds katakana, a reading finds the kanji name.
+  // Typed the way people type: hiragana finds katakana, a reading finds the kanji name.
   await page.getByLabel('キーワード').fill('かふぇ まるのうち');
   await page.getByRole('button', { name: '検索', exact: true }).click();
   await expect(results.getByRole('row')).toHaveCount(2);

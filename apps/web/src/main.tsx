@@ -28,7 +28,7 @@ if (window.localStorage.getItem(STORAGE_TOKEN_KEY)) {
   matchRoutes(routes, window.location)?.forEach((match) => preloadScreens(match.route.element));
 }
 
-// The auth state is settled before the router makes its first navigation (spec 2, guards).
+// The auth state is settled before the router makes its first navigation (so that the route guards see it).
 // After that, a cleared session (logout, any 401) re-renders the guards, which go to login.
 // The first render runs as a transition: React renders it in slices and yields to the browser in
 // between, instead of one long task that keeps the phone's main thread busy (Lighthouse's TBT).

@@ -1,5 +1,5 @@
 /*
- * How an invoice turns quantities and unit prices into yen (BILLING.md "Amounts"), as pure
+ * How an invoice turns quantities and unit prices into yen (docs/billing.md "The monthly close", "Amounts"), as pure
  * integer arithmetic: the monthly close writes its lines with it, and the budget check and
  * /billing estimate "this month so far" with it, so both always agree to the yen.
  */

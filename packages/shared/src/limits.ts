@@ -1,4 +1,4 @@
-/** Every number of the spec's section 9 and of ARCHITECTURE.md, declared once. */
+/** Every fixed number of the console and the server (timeouts, lengths, limits, storage keys), declared once. */
 export const API_TIMEOUT_MS = 30_000;
 export const LOG_TIMEOUT_MS = 5_000;
 
@@ -58,7 +58,7 @@ export const FRONTEND_LOG_RETENTION_DAYS = 30;
 export const STORAGE_TOKEN_KEY = 'auth_token';
 export const STORAGE_USER_KEY = 'user';
 
-/** API keys, metering and pricing (issue 5). */
+/** API keys, metering and pricing. */
 export const API_KEY_PREFIX = 'poi_live_';
 export const API_KEY_RANDOM_LENGTH = 32;
 export const API_KEY_CHECKSUM_LENGTH = 6;

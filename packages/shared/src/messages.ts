@@ -1,6 +1,6 @@
 /** Japanese texts shown to users. The spec's texts are used verbatim. */
 export const messages = {
-  // Login and verification (spec 5, 8)
+  // Login and verification
   emailRequired: 'メールアドレスを入力してください',
   emailInvalid: '有効なメールアドレスを入力してください',
   otpRequired: '認証コードを入力してください',
@@ -65,7 +65,7 @@ export const messages = {
   databaseLocale:
     'データベースの LC_CTYPE が UTF-8 ではありません。日本語の検索ができないため起動を中止します（例: C.UTF-8 で作成したデータベースを使用してください）',
 
-  // Datasets and POIs (spec 8)
+  // Datasets and POIs
   datasetListFailed: 'データセット一覧の取得に失敗しました',
   datasetDetailFailed: 'データセット詳細の取得に失敗しました',
   revenueFailed: '収益データの取得に失敗しました',

@@ -1,6 +1,6 @@
 /**
  * Yen amounts as integer hundredths ("sen"), so sums and products never meet binary floating
- * point (ARCHITECTURE.md "Money"). numeric(10,2) values arrive from the database as strings.
+ * point (docs/architecture.md "Money"). numeric(10,2) values arrive from the database as strings.
  */
 export function toSen(value: number | string): number {
   if (typeof value === 'number') return Math.round(value * 100);

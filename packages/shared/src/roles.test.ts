@@ -4,7 +4,7 @@ import { hasRevenueAccess, isAdmin, showsRevenueMenu } from './roles';
 const u = (role: string, account_type: string) => ({ role, account_type });
 
 describe('roles', () => {
-  it('follow spec section 6', () => {
+  it("follow the console's role rules", () => {
     expect(isAdmin(u('admin', 'trial'))).toBe(true);
     expect(isAdmin(u('user', 'platform_admin'))).toBe(false);
     expect(hasRevenueAccess(u('user', 'data_provider'))).toBe(true);

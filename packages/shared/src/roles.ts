@@ -20,7 +20,7 @@ interface RoleSubject {
 export const isAdmin = (u: RoleSubject | null | undefined): boolean => u?.role === 'admin';
 export const isDataProvider = (u: RoleSubject | null | undefined): boolean => u?.account_type === 'data_provider';
 export const isPlatformAdmin = (u: RoleSubject | null | undefined): boolean => u?.account_type === 'platform_admin';
-/** Who may open /revenue (spec 6). */
+/** Who may open /revenue. */
 export const hasRevenueAccess = (u: RoleSubject | null | undefined): boolean => isDataProvider(u) || isPlatformAdmin(u);
-/** Who sees the revenue item in the side menu (spec 2: data_provider or admin). */
+/** Who sees the revenue item in the side menu (data_provider or admin). */
 export const showsRevenueMenu = (u: RoleSubject | null | undefined): boolean => isDataProvider(u) || isAdmin(u);

@@ -1,5 +1,5 @@
 /**
- * The POI keyword search's folding (issue 21; README "Keyword search"): one function applied to the
+ * The POI keyword search's folding (docs/search.md "Folding"): one function applied to the
  * stored search columns and to every query word, so that matching stays a plain substring test.
  * What a provider typed is never changed: only the search columns hold folded text.
  *

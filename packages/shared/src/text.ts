@@ -1,5 +1,5 @@
 /**
- * Search normalisation (ARCHITECTURE.md "Keyword search"): NFKC folds half-width kana and
+ * Search normalisation (docs/search.md "Folding"): NFKC folds half-width kana and
  * full-width Latin (ｶﾌｪ → カフェ, ＡＢＣ → ABC), then lower case. Applied to stored text and to
  * keywords alike, so matching is a plain substring test.
  */

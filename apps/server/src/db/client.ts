@@ -72,7 +72,7 @@ const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan
 export class DatabaseLocaleError extends Error {}
 
 /**
- * Pool settings for a database that goes away (issue 30 §3). A connection attempt to a host that
+ * Pool settings for a database that goes away (docs/resilience.md "PostgreSQL going away"). A connection attempt to a host that
  * does not answer (a failover in progress, a dropped network) fails after 5 s instead of waiting
  * for TCP's minutes, so requests are refused (503) rather than queued; keepalive finds a
  * connection whose peer vanished without a FIN.

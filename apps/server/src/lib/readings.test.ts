@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LOANWORDS, englishGlosses, loadReadings, looseLatin, romajiKey, type Readings } from './readings';
 
 /**
- * Readings of POI names (issue 21). The readings asserted are what kuromoji 0.1.2 (IPADIC) gives,
+ * Readings of POI names. The readings asserted are what kuromoji 0.1.2 (IPADIC) gives,
  * each checked to be the name's usual reading. Names it reads wrong are left out of the
  * assertions; among them: やよい軒 ヤヨイノキ (ヤヨイケン), 心斎橋 ココロヒトシキョウ (シンサイバシ),
  * 首里城 クビサトジョウ (シュリジョウ), 神保町 ジンボウマチ (ジンボウチョウ), 等々力 トドリキ (トドロキ),

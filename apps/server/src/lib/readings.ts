@@ -1,5 +1,5 @@
 /**
- * Readings of POI names (issue 21): kana and romaji queries find kanji names (東京タワー from
+ * Readings of POI names: kana and romaji queries find kanji names (東京タワー from
  * とうきょうたわー, トウキョウタワー or "tokyo tower"). The reading comes from kuromoji (IPADIC, the
  * dictionary shipped in its npm package), romaji from wanakana (Hepburn), and the English of common
  * katakana loanwords from LOANWORDS, so that "tower" finds タワー.

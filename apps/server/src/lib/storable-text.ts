@@ -18,7 +18,7 @@ const BAD_KEY = '\0';
  * The dotted path of the first string (value or object key) in a parsed request the database
  * could not store, or undefined when every string is fine. Walks objects and arrays to any depth
  * with a stack of its own, not by recursion: a JSON body 5,000 arrays deep (which JSON.parse
- * accepts) overflowed the call stack here and answered 500 on every route (issue 30 §4).
+ * accepts) overflowed the call stack here and answered 500 on every route.
  */
 export function findUnstorableText(value: unknown, path = ''): string | undefined {
   // Depth first, children in order: the first bad string in document order is the one named.

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
- * Cooperative slicing of long CPU work on the request thread (issue 30): `tick()` between two
+ * Cooperative slicing of long CPU work on the request thread: `tick()` between two
  * units of work (a row, a page) returns at once until `sliceMs` have passed since the last turn of
  * the event loop, then waits for one (setImmediate: after the pending I/O and timers), so that
  * /healthz, searches and SIGTERM get the thread between slices.

@@ -82,7 +82,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   );
 }
 
-/** Maps every failure to the envelope of ARCHITECTURE.md "API conventions"; 5xx never leak details. */
+/** Maps every failure to the envelope of docs/architecture.md "Errors and the API envelope"; 5xx never leak details. */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   // Text the database cannot store (U+0000, unpaired surrogates) is refused on every route once its
   // input is validated — schemas with their own field messages speak first — and before the

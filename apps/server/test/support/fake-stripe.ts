@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import Stripe from 'stripe';
 
 /*
- * A small, stateful stand-in for the Stripe API (BILLING.md "Tests have no internet"), on
+ * A small, stateful stand-in for the Stripe API (docs/billing.md "Testing without internet"), on
  * 127.0.0.1 and a random port, reached by the real SDK through STRIPE_API_BASE: the SDK's real
  * form encoding, idempotency keys and error shapes. It keeps customers, Checkout Sessions (setup
  * and payment mode) with a stand-in hosted page, SetupIntents, PaymentMethods, PaymentIntents and

@@ -1,5 +1,5 @@
 /**
- * Layouts of points that once made imports take minutes (issue 30 §1): the route test and the
+ * Layouts of points that once made imports take minutes: the route test and the
  * bench (bench/layout-bench.ts) import them as CSV files of `name,latitude,longitude`.
  */
 export type LatLon = [number, number];

@@ -6,7 +6,7 @@ import { isAuthenticated, useAuth } from '../lib/auth-store';
 
 /**
  * A user already signed in when a guest route opens goes to the dashboard, whatever its
- * `redirect` query says (spec 2, guards). A sign-in that completes on the page itself (the verify
+ * `redirect` query says (the console specification's route guards). A sign-in that completes on the page itself (the verify
  * page) is the page's to follow up: it goes on to the redirect target, and this guard, which sees
  * the new session at the same moment, leaves it alone.
  */

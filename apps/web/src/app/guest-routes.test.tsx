@@ -31,8 +31,8 @@ const MAGIC_TOKEN = 'a'.repeat(64);
 
 afterEach(() => act(() => authStore.clear()));
 
-// Issue 12, defect 7: the guard followed `redirect` for users who were already signed in.
-describe('guest routes opened by a signed-in user (spec 2: they go to /dashboard)', () => {
+// The guard once followed `redirect` for users who were already signed in.
+describe('guest routes opened by a signed-in user (they go to /dashboard)', () => {
   it.each([
     '/auth/login?redirect=%2Fusage',
     '/auth/verify-otp?email=user%40example.com&redirect=%2Fusage',
@@ -63,7 +63,7 @@ describe('a sign-in that completes on the verify page', () => {
   });
 });
 
-// Issue 30: a mail scanner running the page's JavaScript signed in and spent the user's link and code.
+// Once, a mail scanner running the page's JavaScript signed in and spent the user's link and code.
 describe('the magic link page (a person confirms; loading spends nothing)', () => {
   it('loads without calling the server, and signs in only on 「ログインする」', async () => {
     const { verifyMagicLink } = await import('../features/auth/api/auth-api');

@@ -43,7 +43,7 @@ const AdminTransfersPage = lazyScreen(() => import('../features/transfers/pages/
 const AdminPricingPage = lazyScreen(() => import('../features/pricing/pages/admin-pricing-page').then((m) => m.AdminPricingPage));
 const AdminRevenuePage = lazyScreen(() => import('../features/revenue/pages/admin-revenue-page').then((m) => m.AdminRevenuePage));
 
-/** Every route of the spec's table (section 2), with its guard and Japanese title. */
+/** Every route of the console specification's route table, with its guard and Japanese title. */
 export const routes: RouteObject[] = [
   { path: '/', element: <LandingPage /> },
   {

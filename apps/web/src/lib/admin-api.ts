@@ -3,7 +3,7 @@ import { downloadFile } from './download';
 import type { Params } from './admin-query-keys';
 
 /*
- * What every admin call shares (spec 7 "Admin"): list parameters without their empty values, and
+ * What every admin call shares (the console specification's "Admin"): list parameters without their empty values, and
  * answers read through the shared response schema so a drifted server fails loudly here.
  */
 

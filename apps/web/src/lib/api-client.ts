@@ -11,7 +11,7 @@ export interface ApiClientOptions {
   onUnauthorized: () => void;
 }
 
-/** The console's HTTP client (CONVENTIONS.md): base URL, timeout, Bearer, 401 rule, error log. */
+/** The console's HTTP client (docs/conventions.md "The console's API layer"): base URL, timeout, Bearer, 401 rule, error log. */
 export function createApiClient({ onUnauthorized }: ApiClientOptions): AxiosInstance {
   const client = axios.create({
     baseURL: import.meta.env.VITE_API_BASE_URL ?? '',
@@ -61,7 +61,7 @@ export function getErrorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** For POI calls the field errors come first (spec 8), then the message, then the fallback. */
+/** For POI calls the field errors come first, then the message, then the fallback. */
 export function getFieldErrorMessage(error: unknown, fallback: string): string {
   if (axios.isAxiosError<ApiError>(error)) {
     const fields = error.response?.data?.errors;

@@ -27,7 +27,7 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
-describe('start-up rules (spec 4)', () => {
+describe('start-up rules', () => {
   it('without a token: signed out, nothing fetched', async () => {
     const { initAuth, authStore } = await freshStore();
     await initAuth(loadSession);

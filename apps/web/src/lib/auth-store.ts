@@ -23,7 +23,7 @@ export const authStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  /** After a successful verification: token and user are stored (spec 9: local storage). */
+  /** After a successful verification: token and user are stored (in local storage). */
   signIn(token: string, user: User): void {
     window.localStorage.setItem(STORAGE_TOKEN_KEY, token);
     window.localStorage.setItem(STORAGE_USER_KEY, JSON.stringify(user));
@@ -73,12 +73,12 @@ async function refreshUser(session: SessionApi): Promise<void> {
     if (state.token) authStore.setUser(user);
   } catch {
     // 401 was already handled by the client (session cleared). 429, network errors, timeouts
-    // and other API errors keep the session (spec 4).
+    // and other API errors keep the session.
   }
 }
 
 /**
- * Start-up rules of spec section 4, run before the first navigation. A stored token with stored
+ * The console specification's start-up rules, run before the first navigation. A stored token with stored
  * user data: the user data is used (and removed from storage), and the user is refreshed in the
  * background, which also finds out whether the server still knows the session. A token without
  * user data: the user is fetched before the first navigation.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Error envelope of every failing call (ARCHITECTURE.md "API conventions"). */
+/** Error envelope of every failing call (docs/architecture.md "Errors and the API envelope"). */
 export const apiErrorSchema = z.object({
   success: z.literal(false),
   error: z.object({

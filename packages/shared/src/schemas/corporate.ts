@@ -76,7 +76,7 @@ export const corporateParamsSchema = z.object({ id: z.uuid({ error: '法人ア�
 export type ActivateCorporateBody = z.infer<typeof activateCorporateBodySchema>;
 
 /*
- * Admin calls on corporate accounts (spec 7 "Admin: Corporate", BILLING.md "Administration"):
+ * Admin calls on corporate accounts (the console specification's "Admin: Corporate", docs/billing.md "Administration"):
  * list, detail, create, update, suspend, activate, reject, members.
  */
 

@@ -8,7 +8,7 @@ export const PRICE_REASON_MAX = 500;
 
 const isCents = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
 
-/** A per-search price in yen: 0 to 1000, in steps of 0.01 (spec 5). Strings from form inputs are accepted. */
+/** A per-search price in yen: 0 to 1000, in steps of 0.01. Strings from form inputs are accepted. */
 export const priceSchema = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v === '' ? undefined : v),
   z
@@ -114,7 +114,7 @@ export const datasetSchema = z.object({
   is_platform_dataset: z.boolean(),
   created_at: z.string(),
   poi_count: z.number().int(),
-  /** Whether the caller may change price, import, edit POIs and delete (ARCHITECTURE.md "Dataset managers"). */
+  /** Whether the caller may change price, import, edit POIs and delete (docs/architecture.md "Dataset managers"). */
   can_manage: z.boolean(),
 });
 export type Dataset = z.infer<typeof datasetSchema>;

@@ -4,7 +4,7 @@ import { FRONTEND_LOG_FIELD_MAX } from '../limits';
 const text = (max = FRONTEND_LOG_FIELD_MAX) => z.string().max(max).optional().nullable();
 const bodyValue = z.unknown().optional().nullable();
 
-/** The spec's frontend log payload (section 3). */
+/** The console specification's frontend log payload. */
 export const frontendLogBodySchema = z.object({
   type: z.string().trim().min(1).max(50),
   message: text(),

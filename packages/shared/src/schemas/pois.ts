@@ -7,7 +7,7 @@ import { datasetIdSchema } from './datasets';
 export const POI_TAGS_MAX = 50;
 export const POI_TAG_MAX = 50;
 
-/** Empty strings and null mean "not given" (spec 5: empty fields are left out of the payload). */
+/** Empty strings and null mean "not given" (empty fields are left out of the payload). */
 const blankToUndefined = (v: unknown) => (v === '' || v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 
 /** PostgreSQL text cannot hold U+0000: refused as a field error rather than failing the write. */
@@ -85,7 +85,7 @@ export const tagsSchema = z.preprocess(
     .optional(),
 );
 
-/** The POI entity's fields with their bounds (spec 3), shared by the create form, the API and import. */
+/** The POI entity's fields with their bounds, shared by the create form, the API and import. */
 export const poiFieldsSchema = z.object({
   name: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../roles';
 
-/** One version of the platform pricing of an account type (ARCHITECTURE.md "Money"). */
+/** One version of the platform pricing of an account type (docs/billing.md "Pricing"). */
 export const pricingVersionSchema = z.object({
   id: z.number().int(),
   account_type: z.enum(ACCOUNT_TYPES),

@@ -3,7 +3,7 @@ import { successSchema as ok } from './common';
 import { auditEntrySchema } from './users';
 
 /*
- * Admin revenue and dashboard calls (spec 7 "Admin: Revenue", BILLING.md "Administration").
+ * Admin revenue and dashboard calls (the console specification's "Admin: Revenue", docs/billing.md "Administration").
  * Billed amounts are whole yen from the month's invoices; provider shares are yen with sen
  * (each dataset's share floored to the sen, exactly as the provider's own /revenue report).
  */

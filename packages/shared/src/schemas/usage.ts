@@ -37,7 +37,7 @@ export const revenueDatasetRowSchema = z.object({
   revenue: amount,
 });
 
-/** Provider revenue report (spec 3). */
+/** Provider revenue report. */
 export const revenueReportSchema = z.object({
   year_month: z.string(),
   total_revenue: amount,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, check, integer, numeric, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** Platform pricing per account type, versioned by effective_from (ARCHITECTURE.md "Money"). */
+/** Platform pricing per account type, versioned by effective_from (docs/billing.md "Pricing"). */
 export const pricingVersions = pgTable(
   'pricing_versions',
   {

@@ -5,7 +5,7 @@ import { bigserial, customType, index, pgTable, text, timestamp, uuid } from 'dr
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 
 /**
- * The change log of the in-memory search index (issue 15): triggers on pois and datasets append
+ * The change log of the in-memory search index: triggers on pois and datasets append
  * a row in the writing transaction (migration 0016). `txid` is that transaction, so a reader
  * takes exactly the rows committed between two of its snapshots, whatever order transactions
  * commit in. Kept an hour (search-index.ts prunes it).

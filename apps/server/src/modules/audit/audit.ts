@@ -45,7 +45,7 @@ export interface AuditEntry {
 }
 
 /**
- * Appends one audit row (BILLING.md "Administration"): call it in the same transaction as the
+ * Appends one audit row (docs/billing.md "Administration"): call it in the same transaction as the
  * change it records, so a change and its audit row commit together or not at all.
  */
 export async function writeAudit(ex: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * お客様番号 (BILLING.md): 6 random digits (first not 0) and a check digit, so any one digit typed
+ * お客様番号 (docs/billing.md "Billing accounts"): 6 random digits (first not 0) and a check digit, so any one digit typed
  * wrong on a bank transfer is caught (and most swaps of neighbours). The check digit is the
  * weighted sum mod 10 with weights 7,3,1 repeating (as Japanese bank reference numbers use).
  */

@@ -16,7 +16,7 @@ export function bankAccountLine(bank: Config['bank']): string | null {
 }
 
 /**
- * GET /console/v1/commerce (BILLING.md "/commerce"): the configured items; `missing` names the
+ * GET /console/v1/commerce (docs/billing.md "Legal notice: /commerce"): the configured items; `missing` names the
  * settings (ISSUER_*) of required items not configured, and complete is false while any is.
  */
 export function commerceOf(config: Pick<Config, 'issuer' | 'bank'>): Commerce {

@@ -8,7 +8,7 @@ import { actorOf } from '../audit/audit';
 import type { AdminCorporateService } from './admin-corporate.service';
 import type { CorporateService } from './corporate.service';
 
-/** Admin calls on corporate accounts (spec 7 "Admin: Corporate"); activation is in admin-transfers.routes. */
+/** Admin calls on corporate accounts (the console specification's "Admin: Corporate"); activation is in admin-transfers.routes. */
 export const adminCorporateRoutes: FastifyPluginAsyncZod<{ adminCorporate: AdminCorporateService; corporateService: CorporateService }> = async (
   app,
   { adminCorporate, corporateService },

@@ -41,7 +41,7 @@ export const adminCorporateMessages = {
 };
 
 /**
- * The admin side of corporate accounts (issue 14, BILLING.md "Administration"): list, detail,
+ * The admin side of corporate accounts (docs/billing.md "Administration"): list, detail,
  * create, company and billing data (future invoices only: issued invoices keep their snapshot),
  * suspend (members' API access stops), reject an application, members. Each change and its one
  * audit row commit together; the members' caches are told (their keys follow the account).

@@ -28,7 +28,7 @@ export interface ActivationResult {
 
 /**
  * Activates a corporate account, in the caller's transaction with its audit rows — the ONE
- * activation used by both paths (BILLING.md "Account types and upgrade"): the card of a card
+ * activation used by both paths (docs/billing.md "Upgrades and corporate accounts"): the card of a card
  * application saved (payments), and an administrator approving an application (any payment
  * method) or reactivating a suspended account. A pending application's applicant becomes the
  * account's owner (account type corporate); the corporate billing account is created with the

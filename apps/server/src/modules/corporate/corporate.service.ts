@@ -76,7 +76,7 @@ export function pendingCorporateValues(body: CorporateApplicationBody, appliedBy
 }
 
 /**
- * Upgrade and corporate applications (BILLING.md "Account types and upgrade"): the plans in force,
+ * Upgrade and corporate applications (docs/billing.md "Upgrades and corporate accounts"): the plans in force,
  * a trial or individual user's application, and an administrator's approval or reactivation —
  * which runs the same activation as a card application's saved card (corporate-activation.ts).
  */

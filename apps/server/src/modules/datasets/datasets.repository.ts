@@ -50,7 +50,7 @@ export function datasetSearchColumns(name: string, description: string | null): 
 }
 
 /**
- * Every white-space separated word of the keyword must occur (ARCHITECTURE.md "Keyword search"):
+ * Every white-space separated word of the keyword must occur (docs/import-export.md "Dataset lists and pickers"):
  * 3+ characters through the trigram index, 1 and 2 characters through the grams array (exact:
  * it holds every character and 2-character substring). Undefined for a keyword that normalises
  * to nothing.

@@ -1,5 +1,5 @@
 /*
- * How a month of usage becomes invoice lines (BILLING.md "Invoices"), in integer sen and yen only:
+ * How a month of usage becomes invoice lines (docs/billing.md "The monthly close"), in integer sen and yen only:
  * a line = ⌊quantity × unit price in sen / 100⌋ yen, subtotal = Σ lines, consumption tax =
  * ⌊subtotal × 10 / 100⌋ once per invoice, total = subtotal + tax. The monthly close and
  * GET /billing/current both call this, so "this month so far" is what the invoice will say.

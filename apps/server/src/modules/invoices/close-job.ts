@@ -26,7 +26,7 @@ export function untilNextClose(now: Date): number {
 }
 
 /**
- * The in-process monthly close (BILLING.md): at 00:05 JST on the 1st it closes the previous month;
+ * The in-process monthly close (docs/billing.md "The monthly close"): at 00:05 JST on the 1st it closes the previous month;
  * on start it closes any past month not yet closed (a restart resumes). The schedule is app.ts's
  * job runner's; this is the body it runs.
  */

@@ -13,7 +13,7 @@ export { bankSnapshot, type BankSnapshot };
  * The invoice (適格請求書) and receipt (領収書) PDFs, drawn with pdfkit in Noto Sans JP.
  * Everything printed comes from the arguments, which for an issued invoice are its frozen columns
  * and snapshots: the same invoice gives the same bytes every time (fixed dates and document ID),
- * so its SHA-256 can be kept and checked (BILLING.md "PDF").
+ * so its SHA-256 can be kept and checked (docs/billing.md "Required content and documents").
  */
 
 export type InvoiceLineRow = typeof invoiceLines.$inferSelect;

@@ -6,7 +6,7 @@ import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import type { BillingService } from './invoices.service';
 
-/** The caller's billing account, this month so far and their invoices (issue 13). */
+/** The caller's billing account, this month so far and their invoices. */
 export const billingRoutes: FastifyPluginAsyncZod<{ billingService: BillingService }> = async (app, { billingService: service }) => {
   const tags = ['請求'];
   requireSignIn(app);

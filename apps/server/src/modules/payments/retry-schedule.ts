@@ -1,7 +1,7 @@
 import { BILLING_UTC_OFFSET_HOURS } from '@poi/shared/limits';
 
 /**
- * Card retries (BILLING.md): after the charge on issue fails, it is tried again on days 3, 5 and
+ * Card retries (docs/billing.md "Card payments"): after the charge on issue fails, it is tried again on days 3, 5 and
  * 7 after the issue date (Japan time, at 09:00 JST); after the 4th failure the invoice is overdue.
  */
 export const RETRY_DAYS = [3, 5, 7] as const;

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 
 /**
  * The Stripe API version this code is written against, pinned so that an account-level upgrade
- * on Stripe's side never changes what the server receives (BILLING.md "Card payments").
+ * on Stripe's side never changes what the server receives (docs/billing.md "Card payments").
  */
 export const STRIPE_API_VERSION = '2026-10-28.endive' as const;
 

@@ -3,7 +3,7 @@ import { isStorableText } from '../../lib/storable-text';
 
 /*
  * The shapes of the webhook events acted on, checked before anything is read from them
- * (issue 30 §4). The signature only says Stripe (or someone with the secret) sent the bytes, not
+ * (odd input gets a 4xx, never a 5xx). The signature only says Stripe (or someone with the secret) sent the bytes, not
  * that they are what the SDK's types promise: `[1,2,3]`, an id with a lone surrogate or an amount
  * as a string would otherwise reach the database and answer 500, which Stripe retries for days.
  *

@@ -1,5 +1,5 @@
 /**
- * One dataset's POIs in memory for point searches (issue 15): coordinates in a static kdbush
+ * One dataset's POIs in memory for point searches: coordinates in a static kdbush
  * index walked nearest-first by geokdbush, each POI's answer already serialised, its search text
  * (search_text, folded as PostgreSQL holds it) with an index of its character bigrams, and the
  * writes applied since the index was built kept beside it (tombstones and a small map of changed
@@ -248,7 +248,7 @@ const BOX_ROWS_MAX = 20_000;
  * point shared by thousands of POIs must read them all, and the walk restarts with four times as
  * many each round: 100,000 POIs at one point took 0.97 s of this thread per search, 10,000 took
  * 27 ms (both on a loaded machine). Past this (or for a page deeper than it) the search is left
- * to PostgreSQL, which reads them in its own process (issue 30).
+ * to PostgreSQL, which reads them in its own process and leaves this thread free.
  */
 const WALK_ROWS_MAX = 4_096;
 

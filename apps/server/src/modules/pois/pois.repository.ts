@@ -67,7 +67,7 @@ function keywordTerms(keyword: string | undefined): KeywordTerms[] {
 }
 
 /**
- * The keyword condition of ARCHITECTURE.md: 3+ characters go through the trigram index,
+ * The keyword condition of docs/search.md "Keywords": 3+ characters go through the trigram index,
  * 2 characters through the bigram array (then confirmed), 1 character by substring alone.
  */
 function termCondition(t: KeywordTerm): SQL {
@@ -425,7 +425,7 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
 }
 
 /**
- * The page of a keyword search without a point, ranked (issue 21): POIs whose folded name is the
+ * The page of a keyword search without a point, ranked: POIs whose folded name is the
  * keyword (its words joined) first, then those whose name starts with it, then the other matches;
  * newest first, then id, within each rank. The first n rows of that order are among the first n
  * of each rank, so each rank is read on its own (the exact and prefix ranks through
@@ -492,7 +492,7 @@ export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: Keywor
  * driver as its baseline. `count: false` leaves the total out (the cost of counting): around a
  * point the window stops after the page instead of reaching past the cap; otherwise no count.
  * `ranked: false` pages a keyword search newest first without the name ranks (the order before
- * issue 21: the cost of ranking).
+ * names were ranked: what ranking costs).
  */
 export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options: { count: boolean; ranked?: boolean } = { count: true }) {
   const terms = keywordTerms(f.keyword);
@@ -505,7 +505,7 @@ export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options:
 }
 
 /**
- * The search of ARCHITECTURE.md "Data" in one documented order with a tie-breaker: nearest
+ * The search of docs/search.md "Order and paging" in one documented order with a tie-breaker: nearest
  * first then poi_id around a point, newest first then poi_id otherwise (a keyword search first
  * ranks exact and prefix matches of the name, rankedKeywordPage); every match once over
  * offset pages of unchanged data, and once over a cursor walk whatever changes meanwhile.

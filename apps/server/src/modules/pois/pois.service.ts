@@ -202,7 +202,7 @@ export function createPoisService(deps: {
   log?: Pick<FastifyBaseLogger, 'warn'>;
   /** Signs search cursors (APP_SECRET). */
   cursorSecret: string;
-  /** The public API's point searches from memory when their datasets are ready (issue 15). */
+  /** The public API's point searches from memory when their datasets are ready. */
   searchIndex?: SearchIndex;
 }): PoisService {
   const { db, engine, datasetsService } = deps;

@@ -1,5 +1,5 @@
 /**
- * The derived search columns of a POI (issue 21): what keywords match, kept in step with every
+ * The derived search columns of a POI: what keywords match, kept in step with every
  * write. The stored fields are never changed; only these columns hold folded text.
  *
  * search_text = each of name, address, category and tags folded (@poi/shared/search-fold: one run

@@ -1,5 +1,5 @@
 /**
- * The public API's point searches, with or without keyword, from memory (issue 15), PostgreSQL
+ * The public API's point searches, with or without keyword, from memory, PostgreSQL
  * staying the system of record.
  *
  * Built at start-up by keyset pages of each dataset (the server answers meanwhile; a dataset's

@@ -21,7 +21,7 @@ import type { PricingService } from './pricing.service';
 /** A bare 'YYYY-MM-DD' is that day in Japan time (prices change at 00:00 JST); else an ISO instant. */
 const instantOf = (date: string) => (/^\d{4}-\d{2}-\d{2}$/.test(date) ? startOfDay(date) : new Date(date));
 
-/** The admin pricing calls (spec 7 "Admin: Pricing", issue 14). */
+/** The admin pricing calls (the console specification's "Admin: Pricing"). */
 export const adminPricingRoutes: FastifyPluginAsyncZod<{ pricingService: PricingService; adminPricing: AdminPricingService }> = async (
   app,
   { pricingService, adminPricing },

@@ -19,7 +19,7 @@ export const adminPricingMessages = {
 };
 
 /**
- * Pricing versions from the admin screen (issue 14): created for tomorrow (Japan time) or later,
+ * Pricing versions from the admin screen: created for tomorrow (Japan time) or later,
  * changed or deleted only before they start, never retroactively; each with one audit row. The
  * pricing cache of every instance is told at once (change feed).
  */

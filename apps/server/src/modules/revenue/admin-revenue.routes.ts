@@ -15,7 +15,7 @@ import type { AdminRevenueService } from './admin-revenue.service';
 
 const providerParamsSchema = z.object({ id: z.uuid({ error: 'データ提供者IDが正しくありません' }) });
 
-/** Admin revenue views and the admin dashboard (spec 7 "Admin: Revenue", issue 14). */
+/** Admin revenue views and the admin dashboard (the console specification's "Admin: Revenue"). */
 export const adminRevenueRoutes: FastifyPluginAsyncZod<{ adminRevenue: AdminRevenueService }> = async (app, { adminRevenue }) => {
   const tags = ['管理: 収益'];
   requireSignIn(app, 'admin');

@@ -31,7 +31,7 @@ import {
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
- * The admin money views (issue 14): a month's invoices (billed, tax, collected, outstanding), the
+ * The admin money views: a month's invoices (billed, tax, collected, outstanding), the
  * providers' shares (exactly their /revenue reports: each dataset's revenue units of the month
  * floored to the sen), per dataset and per provider, the platform's own datasets, and the admin
  * dashboard. Aggregates only (no per-row queries); a closed month's provider shares never change

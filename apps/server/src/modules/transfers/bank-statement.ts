@@ -71,7 +71,7 @@ export function customerNumberIn(payerName: string): string | null {
 
 /**
  * Proposes, for each statement line, the open bank-transfer invoice it most likely pays
- * (BILLING.md "Bank transfer"): the お客様番号 before the payer name names the customer (their
+ * (docs/billing.md "Bank transfers"): the お客様番号 before the payer name names the customer (their
  * oldest open invoice, marked 'exact' when the amount equals what remains); without a number, an
  * amount equal to the remainder of exactly one open invoice is a weaker 'amount' proposal. Nothing
  * is booked: the admin confirms each proposal through the confirm call.

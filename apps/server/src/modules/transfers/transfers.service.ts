@@ -62,7 +62,7 @@ const isRealDate = (d: string) => {
 };
 
 /**
- * Bank transfers (BILLING.md "Bank transfer (admin-confirmed)"): the list of transfers expected,
+ * Bank transfers (docs/billing.md "Bank transfers"): the list of transfers expected,
  * an administrator's confirmation of one received (exact, short — optionally booking a small
  * shortfall as the transfer fee — or over, the excess kept as credit), a receipt mail after the
  * commit, and the daily overdue marker.

@@ -153,7 +153,7 @@ export async function dailyRevenue(ex: Executor, datasetId: string, yearMonth: s
     .orderBy(asc(usageDatasetDaily.day));
 }
 
-/** One billable search, priced when it happened (ARCHITECTURE.md "Money"). */
+/** One billable search, priced when it happened (docs/architecture.md "Money"). */
 export interface UsageEvent {
   requestId: string;
   occurredAt: Date;

@@ -17,7 +17,7 @@ import { errorResponses } from '../../plugins/openapi';
 import { actorOf } from '../audit/audit';
 import type { AdminUsersService } from './admin-users.service';
 
-/** Admin calls on users and the audit log (spec 7 "Admin", issue 14); admin role only. */
+/** Admin calls on users and the audit log (the console specification's "Admin"); admin role only. */
 export const adminUserRoutes: FastifyPluginAsyncZod<{ adminUsers: AdminUsersService }> = async (app, { adminUsers }) => {
   const tags = ['管理: ユーザー'];
   requireSignIn(app, 'admin');

@@ -15,7 +15,7 @@ export const SELF_DEMOTE_MESSAGE = '自分自身の管理者権限は外せま�
 export const ALREADY_STATUS = { active: 'このユーザーはすでに有効です', suspended: 'このユーザーはすでに停止されています' } as const;
 
 /**
- * The admin side of users (issue 14): list with filters, CSV, detail, type and role changes,
+ * The admin side of users: list with filters, CSV, detail, type and role changes,
  * suspension. Every change and its audit row commit together; caches of this instance forget the
  * user at once, and other instances on PostgreSQL at once through the change feed's NOTIFY (at
  * worst, with the notification lost, within the 5 s session and 10 s API-key cache lifetimes).

@@ -33,7 +33,7 @@ function BreakAtHyphens({ text }: { text: string }) {
   ));
 }
 
-/** /marketplace/{datasetId} "データセット詳細" (spec 2): composes the datasets and POI features. */
+/** /marketplace/{datasetId} "データセット詳細": composes the datasets and POI features. */
 export function DatasetDetailPage() {
   const { datasetId = '' } = useParams();
   const navigate = useNavigate();

@@ -36,7 +36,7 @@ interface Criteria {
   point?: { latitude: number; longitude: number; radius?: number };
 }
 
-/** /poi: search, edit, move and delete the POIs of the datasets the user manages (issue 4). */
+/** /poi: search, edit, move and delete the POIs of the datasets the user manages. */
 export function PoiManagementPage() {
   const datasets = useDatasets({ type: 'all', managed: true });
   const managed = useMemo(() => datasets.data?.datasets ?? [], [datasets.data]);

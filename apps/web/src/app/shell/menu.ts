@@ -32,7 +32,7 @@ export interface MenuGroup {
   items: MenuItem[];
 }
 
-/** The side menu of spec section 2, with its role rules. */
+/** The side menu of the console specification, with its role rules. */
 export function menuGroupsFor(user: AppUser | null): MenuGroup[] {
   const groups: MenuGroup[] = [
     { id: 'dashboard', items: [{ to: '/dashboard', label: 'ダッシュボード', icon: LayoutDashboard }] },

@@ -1,5 +1,5 @@
 /**
- * Previous/next with 'current / total ページ (全 N 件)'; shown only with more than one page (spec 2).
+ * Previous/next with 'current / total ページ (全 N 件)'; shown only with more than one page.
  * With a capped total ("N件以上") the last page is unknown: 'current ページ (N件以上)', and 次へ
  * stays enabled while the server says a next page exists (`hasNext`), so every page is reachable.
  */

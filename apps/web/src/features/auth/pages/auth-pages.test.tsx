@@ -58,7 +58,7 @@ describe('login page', () => {
     expect(q.get('redirect')).toBe('/usage');
   });
 
-  // Issue 12, defect 8: the send button is disabled while the address is invalid, and a form whose
+  // The send button is disabled while the address is invalid, and a form whose
   // only submit button is disabled ignores Enter, so the message never showed.
   it('checks the address on Enter and shows the message, with the cursor kept in the field', async () => {
     const { requestOtp } = await import('../api/auth-api');

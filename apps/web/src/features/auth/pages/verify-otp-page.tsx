@@ -69,7 +69,7 @@ function VerifyOtpForm({ email, redirect }: { email: string; redirect: string })
       setDone(true);
       navigate(redirect, { replace: true });
     } catch (err) {
-      // A failed verification leaves no half session behind (spec 4).
+      // A failed verification leaves no half session behind.
       authStore.clear();
       const message = getErrorMessage(err, messages.otpVerifyFailed);
       toast.error(message);

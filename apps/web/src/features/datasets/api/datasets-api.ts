@@ -72,7 +72,7 @@ export function useChangePrice(id: string) {
   return useMutation({
     mutationFn: (body: PriceChangeBody) => changePrice(id, body),
     onSuccess: (detail) => {
-      // The new price shows at once; then the dataset is reloaded (spec 4).
+      // The new price shows at once; then the dataset is reloaded.
       client.setQueryData(datasetKeys.detail(id), detail);
       void client.invalidateQueries({ queryKey: datasetKeys.all });
     },

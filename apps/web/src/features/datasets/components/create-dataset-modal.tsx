@@ -34,7 +34,7 @@ function useProviderResults(keyword: string, enabled: boolean): ComboboxResults<
   };
 }
 
-/** Create dataset (spec 2): platform admins also choose the POI editor and the revenue recipient. */
+/** Create dataset: platform admins also choose the POI editor and the revenue recipient. */
 export function CreateDatasetModal({ asPlatformAdmin, onClose, onCreated }: { asPlatformAdmin: boolean; onClose: () => void; onCreated?: (id: string) => void }) {
   const mutation = useCreateDataset();
   const [chosen, setChosen] = useState<Record<(typeof pickers)[number]['field'], AdminUser | null>>({ assigned_user_id: null, provider_user_id: null });

@@ -75,7 +75,7 @@ function KeywordBox({ value, onChange }: { value: string; onChange: (keyword: st
 }
 
 /**
- * /marketplace and /datasets (spec 2 "Dataset list", issue 17): the card grid and radio filter,
+ * /marketplace and /datasets (the console specification's "Dataset list"): the card grid and radio filter,
  * a keyword box, a sort, page links reaching every dataset and 「全 N 件」; the view lives in
  * the URL (useDatasetListState).
  */

@@ -17,7 +17,7 @@ export function DatasetTypeBadge({ isPlatform }: { isPlatform: boolean }) {
   );
 }
 
-/** A card of the dataset grid (spec 2 "Dataset list"). Clicking the card copies the ID. */
+/** A card of the dataset grid (the console specification's "Dataset list"). Clicking the card copies the ID. */
 export function DatasetCard({ dataset }: { dataset: Dataset }) {
   return (
     <article

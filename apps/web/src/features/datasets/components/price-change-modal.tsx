@@ -15,7 +15,7 @@ import { useChangePrice } from '../api/datasets-api';
 type FormInput = z.input<typeof priceChangeBodySchema>;
 type FormOutput = z.output<typeof priceChangeBodySchema>;
 
-/** Price change (spec 2/4/5): inline error and stays open on failure; closes and reloads on success. */
+/** Price change: inline error and stays open on failure; closes and reloads on success. */
 export function PriceChangeModal({ datasetId, currentPrice, onClose }: { datasetId: string; currentPrice: number; onClose: () => void }) {
   const mutation = useChangePrice(datasetId);
   const [serverError, setServerError] = useState<string | null>(null);

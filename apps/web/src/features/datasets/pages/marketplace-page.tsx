@@ -7,7 +7,7 @@ import { useAuth } from '../../../lib/auth-store';
 import { CreateDatasetModal } from '../components/lazy-create-dataset-modal';
 import { DatasetBrowser } from '../components/dataset-browser';
 
-/** /marketplace: every public dataset; the create button for platform admins only (spec 6). */
+/** /marketplace: every public dataset; the create button for platform admins only. */
 export function MarketplacePage() {
   const { user } = useAuth();
   const [creating, setCreating] = useState(false);

@@ -41,7 +41,7 @@ export async function getPoi(poiId: string, datasetId: string): Promise<Poi> {
 export const usePoi = (poiId: string | null, datasetId: string) =>
   useQuery({ queryKey: poiKeys.detail(poiId ?? ''), queryFn: () => getPoi(poiId!, datasetId), enabled: !!poiId });
 
-/** Create, or update when poi_id is given (spec 7). */
+/** Create, or update when poi_id is given. */
 export async function registerPoi(body: RegisterPoiBody): Promise<Poi> {
   const res = await apiClient.post('/console/v1/poi/register', body);
   return poiRegisterResponseSchema.parse(res.data).data.poi;
@@ -68,7 +68,7 @@ export function useRemovePoi() {
     mutationFn: removePoi,
     onSuccess: (_v, poiId) => {
       client.removeQueries({ queryKey: poiKeys.detail(poiId) });
-      // Gone from the cached pages at once, the total never below 0 (spec 4); then reloaded.
+      // Gone from the cached pages at once, the total never below 0; then reloaded.
       client.setQueriesData<PoiSearchResponse['data']>({ queryKey: poiKeys.lists() }, (old) =>
         old ? { ...old, pois: old.pois.filter((p) => p.poi_id !== poiId), total: Math.max(0, old.total - 1) } : old,
       );

@@ -14,7 +14,7 @@ const link = (url: string | null) =>
     '-'
   );
 
-/** Every field of one POI (spec 3). */
+/** Every field of one POI. */
 export function PoiDetailModal({ poiId, datasetId, onClose }: { poiId: string; datasetId: string; onClose: () => void }) {
   const query = usePoi(poiId, datasetId);
   return (

@@ -10,7 +10,7 @@ vi.mock('../api/pois-api', () => ({
   useRegisterPoi: () => ({ mutateAsync: registerPoi }),
 }));
 
-describe('POI create payload (spec 5)', () => {
+describe('POI create payload', () => {
   it('leaves out empty fields and empty tags', () => {
     const parsed = poiFieldsSchema.parse({ name: ' 店 ', latitude: '35.1', longitude: '139.2', address: '', phone: '  ', tags: ' , ,' });
     expect(toPayload(parsed)).toEqual({ name: '店', latitude: 35.1, longitude: 139.2 });
@@ -43,7 +43,7 @@ describe('PoiFormModal', () => {
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 
-  it('keeps each tag whole: 更新 on an unchanged edit sends the same tags back (issue 19 defect 5)', async () => {
+  it('keeps each tag whole: 更新 on an unchanged edit sends the same tags back', async () => {
     registerPoi.mockReset();
     registerPoi.mockResolvedValue({ poi_id: 'p1' });
     const poi = {

@@ -32,7 +32,7 @@ function pickedPoint([lat, lon]: unknown[]): { latitude: number; longitude: numb
     : undefined;
 }
 
-/** Empty, null or undefined fields are left out; tags are omitted when none remain (spec 5). */
+/** Empty, null or undefined fields are left out; tags are omitted when none remain. */
 export function toPayload(values: FormOutput): FormOutput {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0))) as FormOutput;
 }

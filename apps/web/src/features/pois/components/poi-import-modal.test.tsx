@@ -13,7 +13,7 @@ const fileOf = (name: string, size: number) => {
 
 afterEach(() => vi.useRealTimers());
 
-describe('bulk import client checks (spec 5)', () => {
+describe('bulk import client checks', () => {
   it('needs a .csv or .json file of at most 10 MB', () => {
     expect(checkImportFile(undefined)).toBe('ファイルを選択してください');
     expect(checkImportFile(fileOf('a.txt', 10))).toBe('ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください');
@@ -69,7 +69,7 @@ describe('bulk import client checks (spec 5)', () => {
     expect(mutateAsync).toHaveBeenCalledWith(expect.objectContaining({ datasetId: 'd', format: 'csv', mode: 'update' }));
     expect(screen.getByText('3 件中 2 件を登録しました(1 件をスキップ)')).toBeInTheDocument();
     expect(screen.getByTestId('import-counts')).toHaveTextContent('追加 1 件・更新 1 件・スキップ 1 件');
-    // Field names in Japanese (issue 19 defect 9).
+    // Field names in Japanese.
     expect(screen.getByRole('cell', { name: '緯度' })).toBeInTheDocument();
     expect(screen.getByText('緯度は数値で入力してください')).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: '閉じる' })).toHaveLength(2);

@@ -43,7 +43,7 @@ const MODES: Array<{ value: ImportMode; label: string; help: string }> = [
 
 const IMPORT_FILE_NAME = /\.(csv|json|geojson)(\.gz)?$/i;
 
-/** Client checks of spec 5 (bulk import): a file, .csv/.json/.geojson (or gzip of one), at most 10 MB as sent. */
+/** Client checks of the bulk import: a file, .csv/.json/.geojson (or gzip of one), at most 10 MB as sent. */
 export function checkImportFile(file: File | undefined): string | null {
   if (!file) return messages.importNoFile;
   if (!IMPORT_FILE_NAME.test(file.name)) return messages.importFileExtension;
@@ -52,7 +52,7 @@ export function checkImportFile(file: File | undefined): string | null {
 }
 
 /**
- * The bulk import modal of spec 2/4/5: format, file with name and size, samples, field lists,
+ * The bulk import modal: format, file with name and size, samples, field lists,
  * simulated progress (+10 every 200 ms to 90, then 100), the success panel, and the imported
  * event 1 s after success.
  */

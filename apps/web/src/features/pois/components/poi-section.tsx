@@ -19,7 +19,7 @@ import { PoiCoordinatesTerm, PoiTable } from './poi-table';
 const TH = 'px-3 py-2';
 
 /**
- * The POI list of the dataset detail screen (spec 2): register, name search (Enter or button),
+ * The POI list of the dataset detail screen: register, name search (Enter or button),
  * table, paging, details and delete. Mount with `key={datasetId}` so a new dataset starts afresh.
  */
 export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: string; canManage: boolean; onChanged?: () => void }) {

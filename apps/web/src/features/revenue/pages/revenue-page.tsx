@@ -28,7 +28,7 @@ function DatasetDaily({ datasetId, yearMonth }: { datasetId: string; yearMonth: 
   );
 }
 
-/** Revenue report (spec 2): month picker, three summary cards, per-dataset table. */
+/** Revenue report: month picker, three summary cards, per-dataset table. */
 export function RevenuePage() {
   const [yearMonth, setYearMonth] = useState(currentYearMonth());
   const [open, setOpen] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import { TRANSFER_FEE_TOLERANCE_YEN } from '@poi/shared/schemas/transfers';
 
 /**
- * What a received amount means for an invoice's remaining balance (BILLING.md "Bank transfer"):
+ * What a received amount means for an invoice's remaining balance (docs/billing.md "Bank transfers"):
  * exact; short by at most ¥1,000 (the admin may book it as the customer's transfer fee); short by
  * more (partially paid); over (the excess becomes credit on the next invoice).
  */
