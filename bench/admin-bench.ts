@@ -81,7 +81,7 @@ async function seedOnce(pool: pg.Pool): Promise<void> {
 }
 
 export async function runAdminBench(ctx: AdminBenchContext): Promise<BenchResult[]> {
-  console.log('\n  -- admin lists and dashboard (issue 14)');
+  console.log('\n  -- admin lists and dashboard');
   await seedOnce(ctx.pool);
   const admin = (await ctx.pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [SEED_ADMIN_EMAIL])).rows[0]!;
   const token = randomBytes(32).toString('base64url');

@@ -146,7 +146,7 @@ async function measure(iterations: number, fn: (i: number) => Promise<unknown>) 
 }
 
 export async function runDatasetListBench(ctx: DatasetListBenchContext): Promise<BenchResult[]> {
-  console.log(`\n  -- dataset lists (issue 17), ${N_DATASETS.toLocaleString()} generated datasets`);
+  console.log(`\n  -- dataset lists, ${N_DATASETS.toLocaleString()} generated datasets`);
   const total = await seed(ctx);
   const results: BenchResult[] = [];
   console.log(`  ${ctx.iterations} requests per figure at concurrency 1 (after ${WARMUP} warm-up), ${PAGE} per page`);
