@@ -363,10 +363,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs.add({ name: 'search-index-poll', every: SEARCH_INDEX_POLL_MS, runAtStart: false, run: () => searchIndex.poll() });
     jobs.add({ name: 'search-changes-prune', every: SEARCH_CHANGES_PRUNE_MS, runAtStart: false, run: () => searchIndex.prune() });
   }
-  // Housekeeping: expired logs (30 days) and old sign-in challenges.
-  jobs.add({
+  // Housekeeping: expired logs (30 days) and old sign-in challenges; its first run is part of
+  // start-up (onReady waits for it), then every 6 hours.
+  const housekeeping = jobs.add({
     name: 'housekeeping',
     every: 6 * HOUR,
+    runAtStart: false,
     run: async () => {
       const removed = await logsService.deleteExpired();
       await authService.pruneChallenges();
@@ -381,6 +383,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await budgetGuard.start();
     searchBackfill.start();
     searchIndex?.start();
+    // A failure is logged by the runner and tried again in 6 hours; start-up goes on.
+    await housekeeping.runNow().catch(() => undefined);
     jobs.start();
   });
   app.addHook('onClose', async () => {
