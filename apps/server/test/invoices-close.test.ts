@@ -9,7 +9,7 @@ import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { updateDraftInvoice, IssuedInvoiceError } from '../src/modules/invoices/close.repository';
 import { createCloseService } from '../src/modules/invoices/close.service';
 import { createPricingService } from '../src/modules/pricing/pricing.service';
-import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
+import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
 import { createMailer } from '../src/plugins/mail';
 import { createScratchDatabase, silentLog, withTestContext, type Actor, type TestContext } from './helpers';
 import { instantsOverMonth, usageEvent } from './support/usage-events';

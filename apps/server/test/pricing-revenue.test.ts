@@ -4,7 +4,7 @@ import { dayOf, startOfDay, yearMonthOf } from '@poi/shared/billing-time';
 import { previousYearMonth } from '../src/modules/invoices/charges';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { adminPricingMessages } from '../src/modules/pricing/admin-pricing.service';
-import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
+import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
 import { withTestContext, type Actor, type TestContext } from './helpers';
 import { instantsOverMonth, usageEvent } from './support/usage-events';
 

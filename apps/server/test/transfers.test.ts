@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { dayOf } from '@poi/shared/billing-time';
 import { transferMessages } from '../src/modules/transfers/transfers.service';
-import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
+import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
 import { bearer, signIn, uniqueEmail, withTestContext, type Actor, type TestContext } from './helpers';
 import { instantsOverMonth, usageEvent } from './support/usage-events';
 

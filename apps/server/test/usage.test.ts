@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
-import { createUsageMeter, writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage-meter';
+import { createUsageMeter } from '../src/modules/usage/usage-meter';
+import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
 import { createScratchDatabase, freePort, silentLog, withTestContext, type Actor, type TestContext } from './helpers';
 import { usageEvent } from './support/usage-events';
 

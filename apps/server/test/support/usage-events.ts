@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dayOf, monthRange } from '@poi/shared/billing-time';
-import type { UsageEvent } from '../../src/modules/usage/usage-meter';
+import type { UsageEvent } from '../../src/modules/usage/usage.repository';
 
 /** A usage event as the meter records it: an individual's paid search on no dataset at ¥0, with `fields` on top. */
 export function usageEvent(userId: string, occurredAt: Date, fields: Partial<UsageEvent> = {}): UsageEvent {

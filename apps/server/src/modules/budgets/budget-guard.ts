@@ -4,7 +4,7 @@ import { lineAmountYen, totalsOfSubtotal, type ChargeLine } from '@poi/shared/in
 import { BUDGET_ALERT_THRESHOLDS } from '@poi/shared/schemas/budgets';
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../plugins/mail';
-import type { UsageEvent } from '../usage/usage-meter';
+import type { UsageEvent } from '../usage/usage.repository';
 import { buildBudgetAlertMail } from './budget-mail';
 import * as repo from './budgets.repository';
 

@@ -2,7 +2,7 @@ import type { CorporateDetail, CorporateListFilter, CorporateSummary, CreateCorp
 import type { Db, Executor } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
-import { csvDocument } from '../../lib/csv';
+import { csvDocument } from '@poi/shared/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import { activateCorporateAccount, type CorporateAccountRow } from './corporate-activation';

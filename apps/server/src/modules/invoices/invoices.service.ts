@@ -16,7 +16,7 @@ import { computeCharges } from './charges';
 import { freeSearchesOfUsers, monthUsage, userTargets, corporateMembers } from './close.repository';
 import { mergeUsage, monthlyFeeSenFor } from './close.service';
 import { toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
-import { csvDocument } from '../../lib/csv';
+import { csvDocument } from '@poi/shared/csv';
 
 export const INVOICE_NOT_FOUND = '請求書が見つかりません';
 export const BILLING_MEMBER_FORBIDDEN = '請求情報を閲覧・変更できるのは法人アカウントのオーナーと請求担当者のみです';

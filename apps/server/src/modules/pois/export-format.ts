@@ -1,6 +1,6 @@
 import { formatTagCell } from '@poi/shared/tag-cell';
 import type { PoiRow } from './pois.repository';
-import { csvCell } from '../../lib/csv';
+import { csvCell } from '@poi/shared/csv';
 
 export { csvCell };
 

@@ -20,8 +20,8 @@ import { findDataset } from '../datasets/datasets.repository';
 import type { PricingService } from '../pricing/pricing.service';
 import type { PricingVersionRow } from '../pricing/pricing.repository';
 import { BudgetExceededError, type BudgetGuard, type BudgetReservation } from '../budgets/budget-guard';
-import type { UsageEvent, UsageMeter } from '../usage/usage-meter';
-import { freeSearchesUsed } from '../usage/usage.repository';
+import type { UsageMeter } from '../usage/usage-meter';
+import { freeSearchesUsed, type UsageEvent } from '../usage/usage.repository';
 import { createFreeQuota } from './free-quota';
 import type { RateLimiter, RateLimitResult } from './rate-limiter';
 

@@ -9,7 +9,7 @@ import type {
 } from '@poi/shared/schemas/revenue';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { csvDocument } from '../../lib/csv';
+import { csvDocument } from '@poi/shared/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../audit/audit';
 import { previousYearMonth } from '../invoices/charges';

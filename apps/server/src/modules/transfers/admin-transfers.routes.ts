@@ -3,7 +3,7 @@ import { confirmTransferBodySchema, confirmTransferResponseSchema, pendingTransf
 import { invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import type { FastifyRequest } from 'fastify';
 import { statementProposalsResponseSchema } from '@poi/shared/schemas/transfers';
-import { csvDocument } from '../../lib/csv';
+import { csvDocument } from '@poi/shared/csv';
 import { attachment } from '../../lib/http';
 import { AppError } from '../../lib/errors';
 import { assertBoundary, brokenMultipart } from '../../lib/broken-multipart';

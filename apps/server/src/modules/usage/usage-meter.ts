@@ -3,9 +3,6 @@ import { USAGE_FLUSH_INTERVAL_MS } from '@poi/shared/limits';
 import type { Db } from '../../db/client';
 import { writeUsageEvents, type UsageEvent } from './usage.repository';
 
-// Callers (the public API, the budget guard, tests seeding usage) know these by the meter's name.
-export { writeUsageEvents, type UsageEvent };
-
 /** Events waiting beyond this many mean the database is not keeping up: new searches are refused. */
 const DEFAULT_MAX_PENDING = 200_000;
 /** The longest wait between two flushes that failed (a database away is written to within this of its return). */

@@ -4,7 +4,7 @@ import { monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import type { Db, Executor } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import type { ChangeFeed } from '../../lib/change-feed';
-import { csvDocument } from '../../lib/csv';
+import { csvDocument } from '@poi/shared/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry, writeAudit, type AuditActor } from '../audit/audit';
 import * as repo from './users.repository';
