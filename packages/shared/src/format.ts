@@ -31,6 +31,17 @@ export function formatUnitPriceSen(sen: number): string {
   return `${sen < 0 ? '-' : ''}¥${wholeYen.format(Math.trunc(abs / 100))}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/**
+ * A unit price in thousandths of a yen (a tax-inclusive per-search price, invoice-math's
+ * taxInclusiveUnitPriceMilliYen), exactly: at least 2 decimals, a third only when it is not 0
+ * (1463 → '¥1.463', 550 → '¥0.55'). Integer arithmetic only, never rounded.
+ */
+export function formatUnitPriceMilliYen(milliYen: number): string {
+  const abs = Math.abs(milliYen);
+  const fraction = String(abs % 1000).padStart(3, '0');
+  return `${milliYen < 0 ? '-' : ''}¥${wholeYen.format(Math.trunc(abs / 1000))}.${fraction.endsWith('0') ? fraction.slice(0, 2) : fraction}`;
+}
+
 const dateFormatter = new Intl.DateTimeFormat('ja-JP', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Asia/Tokyo' });
 const dateTimeFormatter = new Intl.DateTimeFormat('ja-JP', {
   year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo',

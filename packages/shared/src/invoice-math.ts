@@ -45,3 +45,25 @@ export function totalsOfSubtotal(subtotalYen: number): InvoiceTotals {
   const taxYen = consumptionTaxYen(subtotalYen);
   return { subtotalYen, taxYen, totalYen: subtotalYen + taxYen };
 }
+
+/*
+ * 総額表示 (tax-inclusive prices shown to consumers), one rounding rule (docs/billing.md "総額表示"):
+ * a whole-yen amount is shown as what an invoice with that subtotal totals; a per-search unit price
+ * is shown exactly, since the tax is computed once per invoice on the month's subtotal.
+ */
+
+/** A whole-yen amount (a monthly fee, an estimate's subtotal) with tax: amount + ⌊amount × 10 / 100⌋. */
+export function taxInclusiveYen(amountYen: number): number {
+  if (!Number.isSafeInteger(amountYen) || amountYen < 0) throw new RangeError(`not a whole-yen amount: ${amountYen}`);
+  return totalsOfSubtotal(amountYen).totalYen;
+}
+
+/**
+ * A per-search unit price in sen with tax, exactly, in thousandths of a yen (sen × 110 / 100 sen =
+ * sen × 11 thousandths): ¥1.33 → 1,463 (¥1.463). Indicative only: an invoice taxes the month's
+ * subtotal once, never a single search.
+ */
+export function taxInclusiveUnitPriceMilliYen(unitPriceSen: number): number {
+  if (!Number.isSafeInteger(unitPriceSen) || unitPriceSen < 0) throw new RangeError(`not a unit price in sen: ${unitPriceSen}`);
+  return (unitPriceSen * (100 + CONSUMPTION_TAX_PERCENT)) / 10;
+}
