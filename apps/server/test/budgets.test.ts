@@ -216,6 +216,51 @@ describe('budget enforcement and alerts', () => {
     expect(guard.reserve(user.id, nextMonth, [dataset], [1000], 0)).toBeTruthy();
   });
 
+  it('mails the 100 % alert once a month: crossing, raising the budget and crossing again sends one mail; the next month mails again', async () => {
+    const user = await ctx.newUser('individual');
+    const key = await newKey(user);
+    const FULL = '【POI Cloud】今月のご利用額が予算の上限に達しました';
+    const fullMails = () => alertMails(user.email).filter((m) => m.subject === FULL);
+    const settle = async () => {
+      await ctx.app.usageMeter.flush();
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    expect((await api('POST', '/billing/budget', user, { monthly_limit: 22, hard_stop: false })).statusCode).toBe(200);
+    expect(await searchTimes(key, 2)).toEqual([200, 200]); // ¥22 = 100 %
+    await ctx.app.usageMeter.flush();
+    await waitForMails(user.email, 1);
+    expect(fullMails()).toHaveLength(1);
+
+    // Raised to ¥44 and crossed again (¥44): no second 100 % mail this month.
+    const raised = await api('POST', '/billing/budget', user, { monthly_limit: 44, hard_stop: false });
+    expect(raised.json().data).toEqual({ monthly_limit: 44, hard_stop: false, spent_this_month: 22, alerts_sent: [50, 80, 100] });
+    expect(await searchTimes(key, 2)).toEqual([200, 200]);
+    await settle();
+    expect(fullMails()).toHaveLength(1);
+    // Raised once more and crossed a third time: still the one mail.
+    expect((await api('POST', '/billing/budget', user, { monthly_limit: 55, hard_stop: false })).statusCode).toBe(200);
+    expect(await searchTimes(key, 1)).toEqual([200]); // ¥55
+    await settle();
+    expect(fullMails()).toHaveLength(1);
+    expect(alertMails(user.email)).toHaveLength(1);
+    expect(await ctx.query('SELECT threshold_pct FROM budget_alerts ba JOIN billing_accounts b ON b.id = ba.billing_account_id WHERE b.user_id = $1 ORDER BY 1', [user.id])).toEqual([
+      { threshold_pct: 50 },
+      { threshold_pct: 80 },
+      { threshold_pct: 100 },
+    ]);
+
+    // The next month: this month's searches and alerts become last month's, and crossing 100 % mails again.
+    await ctx.query("UPDATE usage_events SET occurred_at = occurred_at - interval '1 month' WHERE user_id = $1", [user.id]);
+    await ctx.query("UPDATE usage_daily SET day = (day - interval '1 month')::date WHERE user_id = $1", [user.id]);
+    await ctx.query("UPDATE budget_alerts SET year_month = to_char(to_date(year_month || '-01', 'YYYY-MM-DD') - interval '1 month', 'YYYY-MM') WHERE billing_account_id = (SELECT id FROM billing_accounts WHERE user_id = $1)", [user.id]);
+    const nextMonth = await api('POST', '/billing/budget', user, { monthly_limit: 55, hard_stop: true });
+    expect(nextMonth.json().data).toEqual({ monthly_limit: 55, hard_stop: true, spent_this_month: 0, alerts_sent: [] });
+    expect(await searchTimes(key, 6)).toEqual([200, 200, 200, 200, 200, 402]);
+    await ctx.app.usageMeter.flush();
+    await waitForMails(user.email, 2);
+    expect(fullMails()).toHaveLength(2);
+  });
+
   it('mails each alert (50, 80, 100 %) once, searches going on past 100 % without a hard stop, even after a restart', async () => {
     const user = await ctx.newUser('individual');
     const key = await newKey(user);
@@ -242,13 +287,14 @@ describe('budget enforcement and alerts', () => {
     expect((await api('GET', '/billing/budget', user)).json().data).toEqual({ monthly_limit: 110, hard_stop: false, spent_this_month: 143, alerts_sent: [50, 80, 100] });
     expect((await ctx.query('SELECT threshold_pct FROM budget_alerts ba JOIN billing_accounts b ON b.id = ba.billing_account_id WHERE b.user_id = $1', [user.id])).length).toBe(3);
 
-    // Raising the budget re-arms only the thresholds the new one has not reached (¥143 of ¥220 = 65 %).
-    expect((await api('POST', '/billing/budget', user, { monthly_limit: 220, hard_stop: false })).json().data.alerts_sent).toEqual([50]);
-    await step(3, [50, 80, 100, 80]); // ¥176 = 80 % of ¥220
-    // Lowered below the cost so far: the 100 % mail goes out again, with the change.
+    // Each threshold is mailed once a month whatever the budget does: raising it (¥143 of ¥220 =
+    // 65 %) re-arms nothing, reaching 80 % of the new one sends nothing, nor does lowering it again.
+    expect((await api('POST', '/billing/budget', user, { monthly_limit: 220, hard_stop: false })).json().data.alerts_sent).toEqual([50, 80, 100]);
+    await step(3, [50, 80, 100]); // ¥176 = 80 % of ¥220
     expect((await api('POST', '/billing/budget', user, { monthly_limit: 110, hard_stop: false })).json().data.alerts_sent).toEqual([50, 80, 100]);
-    await waitForMails(user.email, 5);
-    expect(alertMails(user.email)).toHaveLength(5);
+    await ctx.app.usageMeter.flush();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alertMails(user.email)).toHaveLength(3);
 
     // A new instance (a restart) loads what was sent and sends nothing again.
     await ctx.app.close();
@@ -258,7 +304,7 @@ describe('budget enforcement and alerts', () => {
       expect(await searchTimes(key, 2, restarted)).toEqual([200, 200]);
       await restarted.usageMeter.flush();
       await new Promise((r) => setTimeout(r, 300));
-      expect(alertMails(user.email)).toHaveLength(5);
+      expect(alertMails(user.email)).toHaveLength(3);
       expect((await api('GET', '/billing/budget', user, undefined, restarted)).json().data).toEqual({ monthly_limit: 110, hard_stop: false, spent_this_month: 198, alerts_sent: [50, 80, 100] });
     } finally {
       await restarted.close();

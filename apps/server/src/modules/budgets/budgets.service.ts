@@ -1,6 +1,6 @@
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { invoiceTotals } from '@poi/shared/invoice-math';
-import { BUDGET_ALERT_THRESHOLDS, type Budget } from '@poi/shared/schemas/budgets';
+import type { Budget } from '@poi/shared/schemas/budgets';
 import type { z } from 'zod';
 import type { budgetBodySchema } from '@poi/shared/schemas/budgets';
 import type { Db, Executor } from '../../db/client';
@@ -60,7 +60,6 @@ export function createBudgetsService(deps: { db: Db; meter: UsageMeter; guard: B
 
     async set(user, body, actor) {
       await meter.flush().catch(() => undefined);
-      const yearMonth = yearMonthOf();
       const account = await inTransaction(db, async (tx) => {
         const account = await ensureBillingAccountForUser(tx, user.id);
         if (account.kind === 'corporate' && user.corporateRole !== 'owner' && user.corporateRole !== 'billing') {
@@ -70,11 +69,9 @@ export function createBudgetsService(deps: { db: Db; meter: UsageMeter; guard: B
         const before = row ? { monthly_limit: Number(row.monthlyLimitYen), hard_stop: row.hardStop } : null;
         const after = body.monthly_limit === null ? null : { monthly_limit: body.monthly_limit, hard_stop: body.hard_stop };
         if (after) {
+          // The month's alerts stay as sent: each threshold is mailed at most once a month whatever
+          // the budget changes (raising it after the 100 % mail and crossing again sends nothing).
           await repo.saveBudget(tx, account.id, after.monthly_limit, after.hard_stop);
-          // A new limit re-arms the alerts it has not reached yet (raising the budget after the
-          // 100 % mail warns again at 80 % of the new one); those already reached stay sent.
-          const spent = await spentThisMonth(tx, await repo.listBilledUsers(tx, account.id), yearMonth);
-          await repo.deleteAlerts(tx, account.id, yearMonth, BUDGET_ALERT_THRESHOLDS.filter((pct) => spent * 100 < after.monthly_limit * pct));
         } else {
           await repo.deleteBudget(tx, account.id);
         }

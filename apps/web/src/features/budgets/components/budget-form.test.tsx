@@ -24,6 +24,8 @@ describe('BudgetForm', () => {
     expect(screen.getByText(/¥4,100 \/ 予算 ¥5,000\(82%\)/)).toBeInTheDocument();
     expect(screen.getByText('50%: 通知済')).toBeInTheDocument();
     expect(screen.getByText('100%: 未通知')).toBeInTheDocument();
+    // The rule the server applies: a changed budget never re-sends a threshold mailed this month.
+    expect(screen.getByText(/月の途中で予算を変更しても、今月すでに通知した段階のメールは再送されません/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '予算を削除' }));
     expect(mutate).toHaveBeenLastCalledWith({ monthly_limit: null, hard_stop: false }, expect.anything());
   });

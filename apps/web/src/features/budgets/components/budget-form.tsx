@@ -9,6 +9,9 @@ import { yen } from '../../../components/ui/billing-labels';
 
 const limitSchema = budgetBodySchema.shape.monthly_limit;
 
+/** The alert rule the server applies (budgets.service.ts): a raised budget does not re-send a mail. */
+const ALERT_RULE = '通知は各段階とも月に1回です。月の途中で予算を変更しても、今月すでに通知した段階のメールは再送されません(翌月にまた通知します)。';
+
 /** The monthly budget: alert mails at 50/80/100 % and an optional hard stop of the public API. Keyed by the saved values, so a save resets the inputs. */
 export function BudgetForm({ budget }: { budget: Budget }) {
   const [limit, setLimit] = useState(budget.monthly_limit === null ? '' : String(budget.monthly_limit));
@@ -49,9 +52,10 @@ export function BudgetForm({ budget }: { budget: Budget }) {
               </li>
             ))}
           </ul>
+          <p className="mt-2 text-xs text-gray-700">{ALERT_RULE}</p>
         </div>
       ) : (
-        <p className="text-sm text-gray-700">予算は設定されていません。設定すると、今月の利用額が予算の50%・80%・100%に達したときにメールでお知らせします。</p>
+        <p className="text-sm text-gray-700">予算は設定されていません。設定すると、今月の利用額が予算の50%・80%・100%に達したときにメールでお知らせします。{ALERT_RULE}</p>
       )}
       <FormField id="budget-limit" label="月の予算(円、税込)" error={error} hint="1〜100,000,000円の整数">
         <input
