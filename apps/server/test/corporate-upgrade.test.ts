@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { corporateMessages } from '../src/modules/corporate/corporate.service';
+import { paymentMessages } from '../src/modules/payments/payment-messages';
 import { captureLog, createTestContext, type ApiMethod, type Actor, type Caller, type TestContext } from './helpers';
 import { withStripeTestContext } from './support/stripe-context';
 
@@ -268,6 +269,29 @@ describe('applying for a corporate account', () => {
     const badLimit = await api('POST', `/admin/corporate/${rejected.id}/activate`, admin, { credit_limit: -1 });
     expect(badLimit.statusCode).toBe(400);
     expect(JSON.stringify(badLimit.json())).toContain('与信限度額は0以上');
+  });
+});
+
+describe('a card application while card payments are off (no STRIPE_SECRET_KEY)', () => {
+  it('is refused up front with the card-unavailable 503 and nothing written; a bank-transfer application then goes through', async () => {
+    const bare = await createTestContext();
+    try {
+      const user = await bare.newUser('trial', 'corp');
+      expect((await api('GET', '/upgrade', user, undefined, bare)).json().data.card_payments_available).toBe(false);
+      const card = await api('POST', '/upgrade/corporate', user, application({ payment_method: 'card' }), bare);
+      expect(card.statusCode, card.body).toBe(503);
+      expect(card.json().error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: paymentMessages.cardUnavailable });
+      expect(await bare.query('SELECT 1 FROM corporate_accounts WHERE applied_by = $1', [user.id])).toHaveLength(0);
+      expect(await bare.query('SELECT 1 FROM audit_logs WHERE actor_id = $1', [user.id])).toHaveLength(0);
+      expect((await api('GET', '/upgrade', user, undefined, bare)).json().data.application).toBeNull();
+
+      const transfer = await api('POST', '/upgrade/corporate', user, application(), bare);
+      expect(transfer.statusCode, transfer.body).toBe(200);
+      expect(transfer.json().data).toMatchObject({ status: 'pending', waiting_for: 'approval', payment_method: 'bank_transfer' });
+      expect(await bare.query('SELECT status, payment_method FROM corporate_accounts WHERE applied_by = $1', [user.id])).toEqual([{ status: 'pending', payment_method: 'bank_transfer' }]);
+    } finally {
+      await bare.close();
+    }
   });
 });
 

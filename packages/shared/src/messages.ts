@@ -86,7 +86,8 @@ export const messages = {
   poiRegistered: 'POIを登録しました',
   poiDeleted: 'POIを削除しました',
   importCompleted: 'POIの一括インポートが完了しました',
-  importTooLarge: 'ファイルサイズが10MBを超えています',
+  /** The sizes are limits.ts's IMPORT_MAX_BYTES and IMPORT_MAX_EXPANDED_BYTES (import-limits.test checks they agree). */
+  importTooLarge: 'ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます',
   importNoFile: 'ファイルを選択してください',
   noDescription: '説明なし',
   noPois: 'POIが登録されていません',
@@ -128,6 +129,8 @@ export const messages = {
   poiPreviewOnly: 'プレビューでは先頭10件のみ表示できます。全件の検索はAPIをご利用ください',
 
   // Generic
+  /** STRIPE_SECRET_KEY unset: every card call (503) and the console's card choices. */
+  cardUnavailable: 'カード決済は現在ご利用いただけません。銀行振込(法人のお客様)をご利用いただくか、時間をおいてお試しください。',
   comingSoon: 'この画面は準備中です',
   networkError: 'サーバーに接続できませんでした。通信環境をご確認ください',
   timeoutError: 'リクエストがタイムアウトしました',

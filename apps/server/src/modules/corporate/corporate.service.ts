@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { messages } from '@poi/shared/messages';
 import { toSen, senToYen } from '@poi/shared/money';
 import type { ActivateCorporateBody, CorporateApplication, CorporateApplicationBody, Plan, UpgradeView } from '@poi/shared/schemas/corporate';
 import type { Db } from '../../db/client';
@@ -27,7 +28,8 @@ const PLAN_TYPES = ['trial', 'individual', 'corporate'] as const;
 
 export interface CorporateService {
   upgradeView(user: CurrentUser, cardPaymentsAvailable: boolean): Promise<UpgradeView>;
-  apply(user: CurrentUser, body: CorporateApplicationBody, actor: AuditActor): Promise<CorporateApplication>;
+  /** A card application is refused (503, nothing written) while card payments are off. */
+  apply(user: CurrentUser, body: CorporateApplicationBody, actor: AuditActor, cardPaymentsAvailable: boolean): Promise<CorporateApplication>;
   activate(id: string, body: ActivateCorporateBody, actor: AuditActor): Promise<CorporateApplication>;
   /** Waits for mails started so far. */
   idle(): Promise<void>;
@@ -109,7 +111,9 @@ export function createCorporateService(deps: { db: Db; pricing: PricingService; 
       return { account_type: row?.accountType ?? user.accountType, plans, application: application ? toCorporateApplication(application) : null, card_payments_available: cardPaymentsAvailable };
     },
 
-    async apply(user, body, actor) {
+    async apply(user, body, actor, cardPaymentsAvailable) {
+      // Accepted, it would wait for a card that cannot be saved and block any other application.
+      if (body.payment_method === 'card' && !cardPaymentsAvailable) throw new AppError('SERVICE_UNAVAILABLE', messages.cardUnavailable);
       const created = await inTransaction(db, async (tx) => {
         // The user's row is the lock: two applications at once cannot both pass the pending check.
         const me = await lockUser(tx, user.id);

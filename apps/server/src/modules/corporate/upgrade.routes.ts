@@ -25,9 +25,9 @@ export const upgradeRoutes: FastifyPluginAsyncZod<{ corporateService: CorporateS
         tags: ['請求・お支払い'],
         summary: '法人アカウントに申し込む(カード払いはカード登録で、請求書払いは管理者の承認で有効化)',
         body: corporateApplicationBodySchema,
-        response: { 200: corporateApplicationResponseSchema, ...errorResponses(409) },
+        response: { 200: corporateApplicationResponseSchema, ...errorResponses(409, 503) },
       },
     },
-    async (request) => ({ success: true as const, data: await corporateService.apply(requireUser(request), request.body, actorOf(request)) }),
+    async (request) => ({ success: true as const, data: await corporateService.apply(requireUser(request), request.body, actorOf(request), cardPaymentsAvailable) }),
   );
 };

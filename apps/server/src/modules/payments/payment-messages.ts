@@ -1,7 +1,9 @@
+import { messages } from '@poi/shared/messages';
+
 /** The Japanese messages of card payments (shown to the user as they are). */
 export const paymentMessages = {
   /** STRIPE_SECRET_KEY unset: 503 SERVICE_UNAVAILABLE on every card call. */
-  cardUnavailable: 'カード決済は現在ご利用いただけません。銀行振込(法人のお客様)をご利用いただくか、時間をおいてお試しください。',
+  cardUnavailable: messages.cardUnavailable,
   /** Stripe could not be reached or failed (connection refused, timeout, 5xx): 503. */
   stripeDown: 'カード決済サービスに接続できませんでした。しばらくしてからもう一度お試しください。',
   sessionNotFound: 'カード登録の手続きが見つかりません。もう一度カードの登録からやり直してください。',
@@ -22,9 +24,13 @@ export const paymentMessages = {
   declined: 'カードが拒否されました。カード会社にお問い合わせいただくか、別のカードをご登録ください。',
   expired: 'カードの有効期限が切れています。新しいカードをご登録ください。',
   insufficientFunds: 'カードの利用限度額を超えているため決済できませんでした。',
-  authenticationRequired: 'カード会社による本人認証(3Dセキュア)が必要です。メールでお送りしたリンクからお支払いください。',
+  authenticationRequired: 'カード会社による本人認証(3Dセキュア)が必要です。この請求書の「今すぐ支払う」からお支払いください。',
   noCardForCharge: 'カードが登録されていないため決済できませんでした。お支払い方法からカードをご登録ください。',
   chargeFailed: 'カード決済に失敗しました。時間をおいて再度お試しします。',
+  // Paying an invoice on demand (POST /billing/invoices/:id/pay): 409.
+  nothingOwed: 'この請求書にお支払いいただく残高はありません。',
+  payByTransfer: 'この請求書は銀行振込でお支払いください。振込先は請求書に記載しています。',
+  belowCardMinimum: '残高が50円未満のため、カードではお支払いいただけません。お手数ですがお問い合わせください。',
 } as const;
 
 /** The Japanese reason of a declined charge, from Stripe's error code / decline code. */

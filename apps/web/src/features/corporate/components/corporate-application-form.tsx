@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { messages } from '@poi/shared/messages';
 import { corporateApplicationBodySchema, type CorporateApplicationBody } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { FormField, inputClass } from '../../../components/ui/form-field';
@@ -116,7 +117,13 @@ export function CorporateApplicationForm({
         <legend className="text-sm font-medium text-gray-800">お支払い方法</legend>
         <div className="mt-1 flex flex-col gap-2 text-sm sm:flex-row sm:gap-6">
           <label className="flex items-center gap-2">
-            <input type="radio" value="card" disabled={!cardPaymentsAvailable} {...register('payment_method')} />
+            <input
+              type="radio"
+              value="card"
+              disabled={!cardPaymentsAvailable}
+              aria-describedby={cardPaymentsAvailable ? undefined : 'corp-card-unavailable'}
+              {...register('payment_method')}
+            />
             クレジットカード
           </label>
           <label className="flex items-center gap-2">
@@ -124,6 +131,12 @@ export function CorporateApplicationForm({
             請求書払い(銀行振込)
           </label>
         </div>
+        {/* The server refuses a card application then (503 with this text); the choice says so first. */}
+        {cardPaymentsAvailable ? null : (
+          <p id="corp-card-unavailable" className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-950">
+            {messages.cardUnavailable}
+          </p>
+        )}
       </fieldset>
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" onClick={() => onBack(getValues())}>
