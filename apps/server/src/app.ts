@@ -64,6 +64,8 @@ import { createBillingService } from './modules/invoices/invoices.service';
 import { createCloseJob, untilNextClose, type CloseJob } from './modules/invoices/close-job';
 import { createCloseService, type CloseService } from './modules/invoices/close.service';
 import { invoiceDocumentRoutes } from './modules/invoices/invoice-documents.routes';
+import { adminInvoiceAdjustmentRoutes } from './modules/invoices/invoice-adjustments.routes';
+import { createInvoiceAdjustmentsService } from './modules/invoices/invoice-adjustments.service';
 import { createInvoiceDocumentsService } from './modules/invoices/invoice-documents.service';
 import { createUsageService } from './modules/usage/usage.service';
 import { createBudgetGuard, type BudgetGuard } from './modules/budgets/budget-guard';
@@ -74,11 +76,13 @@ import { adminCorporateRoutes } from './modules/corporate/admin-corporate.routes
 import { adminRevenueRoutes } from './modules/revenue/admin-revenue.routes';
 import { createAdminRevenueService } from './modules/revenue/admin-revenue.service';
 import { createAdminCorporateService } from './modules/corporate/admin-corporate.service';
-import { commerceOf } from './modules/commerce/commerce';
+import { launchSettingGaps } from './modules/commerce/commerce';
 import { commerceRoutes } from './modules/commerce/commerce.routes';
 import { createCorporateService, type CorporateService } from './modules/corporate/corporate.service';
 import { createTransfersService, untilAfterMidnight, type TransfersService } from './modules/transfers/transfers.service';
 import { upgradeRoutes } from './modules/corporate/upgrade.routes';
+import { adminPlanRoutes, planRoutes } from './modules/plans/plans.routes';
+import { createPlansService, PLAN_CHANGES_JOB_INTERVAL_MS, type PlansService } from './modules/plans/plans.service';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -107,6 +111,8 @@ declare module 'fastify' {
     transfers: TransfersService;
     /** Corporate applications and their activation (tests wait for its mails with idle()). */
     corporate: CorporateService;
+    /** Leaving a plan: cancellations at month end (tests call applyDue with an instant). */
+    plans: PlansService;
     /** Rewrites the search columns of POIs written by an older folding (migration 0014; /healthz reports it). */
     searchBackfill: SearchBackfill;
     /** The public API's point searches from memory, kept in step by the change log (/healthz reports it). */
@@ -284,8 +290,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const transfersService = createTransfersService({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl });
   const corporateService = createCorporateService({ db: database.db, pricing: pricingService, mailer, log: app.log, publicUrl: config.publicUrl, changes });
-  const commerce = commerceOf(config);
-  if (!commerce.complete) app.log.warn({ missing: commerce.missing }, 'the 特定商取引法 notice (/commerce) is incomplete: set these before going live');
+  const launchGaps = launchSettingGaps(config);
+  if (launchGaps.length) {
+    app.log.warn({ missing: launchGaps }, 'the 特定商取引法 notice (/commerce), qualified invoices or bank transfers lack settings: set these before going live');
+  }
   const closeJob = createCloseJob({ database, close: closeService });
   app.decorate('billingClose', { service: closeService, job: closeJob });
   app.decorate('usageMeter', meter);
@@ -294,6 +302,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('payments', paymentsService);
   app.decorate('transfers', transfersService);
   app.decorate('corporate', corporateService);
+  const plansService = createPlansService({ db: database.db, changes });
+  app.decorate('plans', plansService);
   await app.register(authPlugin, { authenticate: (token) => authService.authenticate(token) });
 
   await app.register(healthRoutes);
@@ -317,9 +327,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(budgetRoutes, { budgetsService });
       await api.register(paymentRoutes, { paymentsService });
       await api.register(invoiceDocumentRoutes, { invoiceDocumentsService });
+      await api.register(adminInvoiceAdjustmentRoutes, { invoiceAdjustments: createInvoiceAdjustmentsService({ db: database.db }) });
       await api.register(adminTransferRoutes, { transfersService });
       await api.register(adminCorporateRoutes, { adminCorporate, corporateService });
       await api.register(adminRevenueRoutes, { adminRevenue: createAdminRevenueService({ db: database.db, config }) });
+      await api.register(planRoutes, { plansService });
+      await api.register(adminPlanRoutes, { plansService });
       await api.register(upgradeRoutes, { corporateService, cardPaymentsAvailable: paymentsService.cardPaymentsAvailable });
       // Public: the 特定商取引法 notice is read before signing up.
       await api.register(commerceRoutes, { config });
@@ -345,6 +358,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.billingJobs) {
     // 00:05 JST on the 1st, and at once for any past month not yet closed (a restart resumes).
     jobs.add({ name: 'monthly-close', every: untilNextClose, run: () => closeJob.runDue() });
+    // Cancellations whose month has ended: the account becomes trial within a minute of 00:00 JST
+    // on the 1st (docs/billing.md "Cancel and downgrade"), and at start for any already due.
+    jobs.add({
+      name: 'plan-changes',
+      every: PLAN_CHANGES_JOB_INTERVAL_MS,
+      run: () => plansService.applyDue(),
+      onSuccess: (applied) => {
+        if (applied) app.log.info({ applied }, 'scheduled plan changes applied');
+      },
+    });
     // Shortly after the next Japan-time midnight.
     jobs.add({
       name: 'overdue-marker',

@@ -108,6 +108,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /console/v1/admin/pricing/history': 'adminListPricingVersions',
   'POST /console/v1/billing/account': 'saveBillingAccount',
   'GET /console/v1/billing/current': 'getCurrentCharges',
+  'POST /console/v1/billing/plan/cancel': 'scheduleBillingPlanCancel',
+  'POST /console/v1/billing/plan/cancel/undo': 'undoBillingPlanCancel',
   'POST /console/v1/billing/budget': 'setBillingBudget',
   'GET /console/v1/billing/invoices/{id}/pdf': 'downloadInvoicePdf',
   'GET /console/v1/billing/payments/{id}/receipt.pdf': 'downloadReceiptPdf',
