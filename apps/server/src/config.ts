@@ -112,6 +112,8 @@ export interface Config {
   };
   /** Where bank transfers go; all set or transfers cannot be offered. */
   bank?: { name: string; branch: string; accountType: string; accountNumber: string; holder: string };
+  /** The required BANK_* variables left unset (named by the start-up warning and the admin dashboard). */
+  bankUnset?: string[];
   /** The monthly close and card retry jobs run in this process ('off' in tests that drive them). */
   billingJobs: boolean;
   /** Memory the in-memory search index may take; 0 turns it off (PostgreSQL answers every search). */
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.BANK_NAME && e.BANK_BRANCH && e.BANK_ACCOUNT_NUMBER && e.BANK_ACCOUNT_HOLDER
         ? { name: e.BANK_NAME, branch: e.BANK_BRANCH, accountType: e.BANK_ACCOUNT_TYPE ?? '普通', accountNumber: e.BANK_ACCOUNT_NUMBER, holder: e.BANK_ACCOUNT_HOLDER }
         : undefined,
+    bankUnset: (['BANK_NAME', 'BANK_BRANCH', 'BANK_ACCOUNT_NUMBER', 'BANK_ACCOUNT_HOLDER'] as const).filter((name) => !e[name]),
     billingJobs: e.BILLING_JOBS === 'on',
     searchIndexMaxMb: e.SEARCH_INDEX_MAX_MB,
   };

@@ -330,7 +330,16 @@ describe('/commerce (特定商取引法に基づく表記)', () => {
       await api('GET', '/commerce', undefined, undefined, bare);
       const warnings = log.find(/特定商取引法/);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]!.missing).toEqual(['ISSUER_REPRESENTATIVE', 'ISSUER_ADDRESS', 'ISSUER_EMAIL']);
+      expect(warnings[0]!.missing).toEqual([
+        'ISSUER_REPRESENTATIVE',
+        'ISSUER_ADDRESS',
+        'ISSUER_EMAIL',
+        'ISSUER_REGISTRATION_NUMBER',
+        'BANK_NAME',
+        'BANK_BRANCH',
+        'BANK_ACCOUNT_NUMBER',
+        'BANK_ACCOUNT_HOLDER',
+      ]);
     } finally {
       await bare.close();
     }

@@ -10,6 +10,32 @@ const REQUIRED: Array<[keyof Config['issuer'], string]> = [
   ['email', 'ISSUER_EMAIL'],
 ];
 
+/** The BANK_* variables a bank account needs (BANK_ACCOUNT_TYPE defaults to 普通). */
+const BANK_REQUIRED = ['BANK_NAME', 'BANK_BRANCH', 'BANK_ACCOUNT_NUMBER', 'BANK_ACCOUNT_HOLDER'];
+
+/**
+ * Every setting production should have and lacks, in the order the start-up warning and the admin
+ * dashboard name them: the notice's required ISSUER_* items, ISSUER_REGISTRATION_NUMBER (invoices
+ * are 適格請求書 only with it) and the unset BANK_* variables (no bank transfer without them).
+ */
+export function launchSettingGaps(config: Pick<Config, 'issuer' | 'bank' | 'bankUnset'>): string[] {
+  return [...missingRequired(config.issuer), ...missingRegistration(config), ...missingBank(config)];
+}
+
+function missingRequired(issuer: Config['issuer']): string[] {
+  return REQUIRED.filter(([key]) => !issuer[key]?.trim()).map(([, env]) => env);
+}
+
+function missingRegistration(config: Pick<Config, 'issuer'>): string[] {
+  return config.issuer.registrationNumber ? [] : ['ISSUER_REGISTRATION_NUMBER'];
+}
+
+/** The unset BANK_* variables; all the required ones when the configuration does not say which. */
+export function missingBank(config: Pick<Config, 'bank' | 'bankUnset'>): string[] {
+  if (config.bank) return [];
+  return config.bankUnset?.length ? config.bankUnset : BANK_REQUIRED;
+}
+
 /** The bank account as one line to show (name, branch, type, number, holder), or null. */
 export function bankAccountLine(bank: Config['bank']): string | null {
   return bank ? `${bank.name} ${bank.branch} ${bank.accountType} ${bank.accountNumber} ${bank.holder}` : null;
@@ -21,7 +47,7 @@ export function bankAccountLine(bank: Config['bank']): string | null {
  */
 export function commerceOf(config: Pick<Config, 'issuer' | 'bank'>): Commerce {
   const i = config.issuer;
-  const missing = REQUIRED.filter(([key]) => !i[key]?.trim()).map(([, env]) => env);
+  const missing = missingRequired(i);
   return {
     complete: missing.length === 0,
     missing,

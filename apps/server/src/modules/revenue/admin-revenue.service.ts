@@ -13,7 +13,7 @@ import { csvDocument } from '@poi/shared/csv';
 import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../audit/audit';
 import { previousYearMonth } from '../invoices/charges';
-import { commerceOf } from '../commerce/commerce';
+import { commerceOf, missingBank } from '../commerce/commerce';
 import {
   dashboardCounts,
   findUserBrief,
@@ -37,7 +37,7 @@ const num = (v: unknown) => Number(v ?? 0);
  * dashboard. Aggregates only (no per-row queries); a closed month's provider shares never change
  * once the month is over, so they are computed once per month and kept.
  */
-export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, 'issuer' | 'bank' | 'stripe'>; now?: () => Date }) {
+export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, 'issuer' | 'bank' | 'bankUnset' | 'stripe'>; now?: () => Date }) {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   const shareCache = new Map<string, number>();
@@ -190,7 +190,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
       const commerce = commerceOf(deps.config);
       if (!commerce.complete) warnings.push(`特定商取引法に基づく表記の必須項目が未設定です: ${commerce.missing.join(', ')}`);
       if (!deps.config.issuer.registrationNumber) warnings.push('ISSUER_REGISTRATION_NUMBER が未設定のため、請求書が適格請求書になりません');
-      if (!deps.config.bank) warnings.push('BANK_* が未設定のため、銀行振込をご案内できません');
+      if (!deps.config.bank) warnings.push(`${missingBank(deps.config).join(', ')} が未設定のため、銀行振込をご案内できません`);
       if (!deps.config.stripe.secretKey) warnings.push('STRIPE_SECRET_KEY が未設定のため、カード決済が使えません');
       else if (!deps.config.stripe.webhookSecret) warnings.push('STRIPE_WEBHOOK_SECRET が未設定のため、Stripe からの通知を受け取れません');
       return {
