@@ -370,6 +370,10 @@ describe('bank statement upload', () => {
       expect(proposals[1]!.customer_number).toBe(b.customerNumber);
       expect(proposals[1]!.payer_name).toContain('スズキ');
       expect(proposals[4]!.customer_number).toBeNull();
+      // A number with a wrong check digit is reported as such, not as a line without a number.
+      const reasons = (res.json().data.proposals as Array<{ reason: string }>).map((p) => p.reason);
+      expect(reasons[3]).toBe('お客様番号がなく、金額の一致する請求書もありません');
+      expect(reasons[4]).toBe(`お客様番号 ${wrongCheck} のチェックディジットが正しくありません(金額の一致する請求書もありません)`);
     }
     for (const id of [invA, invB, invC]) expect(await invoiceRow(id)).toMatchObject({ status: 'issued', paid_yen: expect.anything() });
     expect(num((await invoiceRow(invA)).paid_yen)).toBe(0);

@@ -62,11 +62,22 @@ export function parseStatement(file: Buffer): StatementRow[] {
   return rows;
 }
 
+/** The seven digits typed before the payer name (half or full width, spaces allowed), valid or not. */
+function leadingNumber(payerName: string): string {
+  const lead = /^[\s\d-]+/.exec(payerName.normalize('NFKC'))?.[0] ?? '';
+  return lead.replace(/\D/g, '');
+}
+
 /** The お客様番号 typed before the payer name (half or full width, spaces allowed), if it is valid. */
 export function customerNumberIn(payerName: string): string | null {
-  const lead = /^[\s\d-]+/.exec(payerName.normalize('NFKC'))?.[0] ?? '';
-  const digits = lead.replace(/\D/g, '');
+  const digits = leadingNumber(payerName);
   return digits.length === 7 && isValidCustomerNumber(digits) ? digits : null;
+}
+
+/** A number shaped like an お客様番号 (7 digits, not starting with 0) whose check digit is wrong: a typing mistake to report. */
+function mistypedCustomerNumberIn(payerName: string): string | null {
+  const digits = leadingNumber(payerName);
+  return /^[1-9]\d{6}$/.test(digits) && !isValidCustomerNumber(digits) ? digits : null;
 }
 
 /**
@@ -99,16 +110,16 @@ export function proposeMatches(rows: StatementRow[], pending: PendingTransfer[])
       }
       return { ...base, match: 'none' as const, invoice: null, difference: null, reason: 'このお客様番号に入金待ちの請求書はありません' };
     }
+    // A mistyped number names nobody; the line falls back to its amount, and says why.
+    const mistyped = mistypedCustomerNumberIn(r.payerName);
+    const invalid = mistyped ? `お客様番号 ${mistyped} のチェックディジットが正しくありません` : null;
     const sameAmount = pending.filter((p) => p.remaining === r.amount);
     if (sameAmount.length === 1) {
-      return { ...base, match: 'amount' as const, invoice: sameAmount[0]!, difference: 0, reason: 'お客様番号がありません。金額が一致する請求書が1件あります(振込名義をご確認ください)' };
+      const reason = invalid ? `${invalid}。金額が一致する請求書が1件あります(振込名義をご確認ください)` : 'お客様番号がありません。金額が一致する請求書が1件あります(振込名義をご確認ください)';
+      return { ...base, match: 'amount' as const, invoice: sameAmount[0]!, difference: 0, reason };
     }
-    return {
-      ...base,
-      match: 'none' as const,
-      invoice: null,
-      difference: null,
-      reason: sameAmount.length ? `お客様番号がなく、同じ金額の請求書が${sameAmount.length}件あります` : 'お客様番号がなく、金額の一致する請求書もありません',
-    };
+    let reason = sameAmount.length ? `お客様番号がなく、同じ金額の請求書が${sameAmount.length}件あります` : 'お客様番号がなく、金額の一致する請求書もありません';
+    if (invalid) reason = sameAmount.length ? `${invalid}(同じ金額の請求書が${sameAmount.length}件あります)` : `${invalid}(金額の一致する請求書もありません)`;
+    return { ...base, match: 'none' as const, invoice: null, difference: null, reason };
   });
 }
