@@ -101,7 +101,7 @@ describe('bulk import over a real socket', () => {
     client.socket.write(body);
     const res = await client.nextResponse(DEADLINE_MS);
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body).error.message).toBe('ファイルサイズが10MBを超えています');
+    expect(JSON.parse(res.body).error.message).toBe('ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます');
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
     expect(await countOf(ds)).toBe(0);
     // The same connection, if the server kept it open, answers the next request.
@@ -126,7 +126,7 @@ describe('bulk import over a real socket', () => {
       signal: AbortSignal.timeout(DEADLINE_MS),
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('ファイルサイズが10MBを超えています');
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます');
     expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
     expect(await countOf(ds)).toBe(0);
     const small = multipartBody(ds, Buffer.from('name,latitude,longitude\n店,35,139\n'));

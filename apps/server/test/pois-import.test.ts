@@ -116,6 +116,33 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     expect(await countOf(ds)).toBe(0);
   });
 
+  it('treats a row of only commas (or blank cells) as a blank line: skipped, not an error, not counted', async () => {
+    const ds = await newDataset();
+    const csv = ['name,latitude,longitude,tags', '店A,35,139,a', ',,,', '  , ,\t,', '"","",,""', '店B,35,139,', ',,'].join('\n');
+    const res = await importFile(provider, ds, 'csv', 'blank.csv', csv);
+    expect(res.statusCode).toBe(200);
+    // ',,' has the wrong number of columns but nothing in it: blank as well.
+    expect(res.json()).toMatchObject({ imported_count: 2, added_count: 2, total_count: 2, skipped_count: 0, skipped: [] });
+    expect(await countOf(ds)).toBe(2);
+    // Row numbers stay those a spreadsheet shows: a blank row still takes its line.
+    const bad = await importFile(provider, ds, 'csv', 'blank2.csv', ['name,latitude,longitude', ',,', ',91,139', '店C,35,139'].join('\n'));
+    expect(bad.json()).toMatchObject({ added_count: 1, total_count: 2, skipped_count: 1, skipped: [{ line: 3, field: 'name' }, { line: 3, field: 'latitude' }] });
+  });
+
+  it('names the line where an unclosed quote opened, never one past the end of the file', async () => {
+    const ds = await newDataset();
+    for (const [csv, line] of [
+      ['name,latitude,longitude\n店A,35,139\n"店B,35,139\n', 3],
+      ['name,latitude,longitude\n"店A,35,139\n店B,35,139', 2],
+      ['name,latitude,longitude\r\n店A,35,139\r\n店B,"35,139', 3],
+    ] as const) {
+      const res = await importFile(provider, ds, 'csv', 'open.csv', csv);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toBe(`CSVの形式が正しくありません(${line}行目で始まる引用符が閉じられていません)`);
+    }
+    expect(await countOf(ds)).toBe(0);
+  });
+
   it('answers 413 over 10 MB and leaves the dataset as it was', async () => {
     const ds = await newDataset();
     const row = `とても長い説明のお店,35.0,139.0,${'説明'.repeat(160)}\n`;
@@ -123,7 +150,7 @@ describe('POST /console/v1/poi/bulk-import — CSV', () => {
     const res = await importFile(provider, ds, 'csv', 'big.csv', big);
     if (res.statusCode !== 413) console.error(res.body);
     expect(res.statusCode).toBe(413);
-    expect(res.json().error.message).toBe('ファイルサイズが10MBを超えています');
+    expect(res.json().error.message).toBe('ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます');
     expect(await countOf(ds)).toBe(0);
   });
 

@@ -134,9 +134,42 @@ describe('import modes', () => {
     for (let i = 0; i < 5; i++) await api('POST', '/poi/register', provider, { dataset_id: ds, name: `店${i}`, latitude: 35 + i / 100, longitude: 139 });
     const csv = await api('GET', `/datasets/${ds}/export?format=csv`, provider);
     const res = await importFile(ds, 'csv', 'export.csv', csv.rawPayload);
-    expect(res.json()).toMatchObject({ added_count: 0, updated_count: 5, deleted_count: 0, imported_count: 5, skipped_count: 0 });
+    expect(res.json()).toMatchObject({ added_count: 0, updated_count: 0, unchanged_count: 5, deleted_count: 0, imported_count: 5, skipped_count: 0 });
     expect(await countOf(ds)).toBe(5);
     expect(await poiCountOf(ds)).toBe(5);
+  });
+
+  it('re-sent identical rows are unchanged: not counted as updated, updated_at and the search change log untouched; changed rows are', async () => {
+    const ds = await newDataset();
+    const rows = Array.from({ length: 100 }, (_, i) => `店${i},${35 + i / 1000},139,住所${i},,,,,,a|b`);
+    const first = await importFile(ds, 'csv', 'h.csv', `name,latitude,longitude,address,category,description,phone,website,image_url,tags\n${rows.join('\n')}\n`, 'add');
+    expect(first.json()).toMatchObject({ added_count: 100, updated_count: 0, unchanged_count: 0 });
+    const csv = (await api('GET', `/datasets/${ds}/export?format=csv`, provider)).body;
+    const stamps = async () => new Map((await ctx.query<{ id: string; t: string }>('SELECT id, updated_at::text AS t FROM pois WHERE dataset_id = $1', [ds])).map((r) => [r.id, r.t]));
+    const logged = async () => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM search_changes WHERE dataset_id = $1', [ds]))[0]!.n;
+    const before = await stamps();
+    const logBefore = await logged();
+    const again = await importFile(ds, 'csv', 'export.csv', csv);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ added_count: 0, updated_count: 0, unchanged_count: 100, deleted_count: 0, imported_count: 100, total_count: 100, skipped_count: 0 });
+    expect(await stamps()).toEqual(before);
+    expect(await logged()).toBe(logBefore);
+    // Three rows edited (a name, a coordinate, a tag): exactly those are updated and logged.
+    const table = parseCsv(csv, { bom: true }) as string[][];
+    const col = (name: string) => table[0]!.indexOf(name);
+    const edited = [1, 2, 3].map((i) => table[i]![col('poi_id')]!);
+    table[1]![col('name')] = `新${table[1]![col('name')]}`;
+    table[2]![col('latitude')] = '34.5';
+    table[3]![col('tags')] = 'a|c';
+    const changed = await importFile(ds, 'csv', 'edited.csv', table.map((r) => r.join(',')).join('\n'));
+    expect(changed.json()).toMatchObject({ added_count: 0, updated_count: 3, unchanged_count: 97, imported_count: 100 });
+    const after = await stamps();
+    for (const [id, t] of before) {
+      if (edited.includes(id)) expect(after.get(id)).not.toBe(t);
+      else expect(after.get(id)).toBe(t);
+    }
+    const log = await ctx.query<{ poi_id: string }>('SELECT poi_id FROM search_changes WHERE dataset_id = $1 ORDER BY seq OFFSET $2', [ds, logBefore]);
+    expect(log.map((r) => r.poi_id).sort()).toEqual([...edited].sort());
   });
 
   it('property: export → edit → import in update mode → no duplicates, edits applied, new rows added', async () => {
@@ -155,7 +188,8 @@ describe('import modes', () => {
           });
           if (addOne) geo.features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [135, 34] }, properties: { name: '新規' } });
           const res = await importFile(ds, 'json', 'edited.geojson', JSON.stringify(geo), 'update');
-          expect(res.json()).toMatchObject({ updated_count: edits.length, added_count: addOne ? 1 : 0, skipped_count: 0 });
+          const renamed = edits.filter((e) => e.rename).length;
+          expect(res.json()).toMatchObject({ updated_count: renamed, unchanged_count: edits.length - renamed, added_count: addOne ? 1 : 0, skipped_count: 0 });
           const stored = await storedOf(ds);
           expect(stored).toHaveLength(edits.length + (addOne ? 1 : 0));
           for (const [id, name] of expected) expect(stored.find((s) => s.poi_id === id)).toMatchObject({ name, tags: ['x,y'] });
@@ -195,7 +229,7 @@ describe('import modes', () => {
     expect(await countOf(ds)).toBe(3);
     // ids[1] is named unchanged: kept (an equal row is not rewritten, yet it belongs to the file).
     const res = await importFile(ds, 'csv', 'r.csv', `poi_id,name,latitude,longitude\n${ids[0]},残した,35,139\n${ids[1]},消える,35,139\n,新しい,34,135\n`, 'replace');
-    expect(res.json()).toMatchObject({ added_count: 1, updated_count: 2, deleted_count: 1, imported_count: 3 });
+    expect(res.json()).toMatchObject({ added_count: 1, updated_count: 1, unchanged_count: 1, deleted_count: 1, imported_count: 3 });
     const stored = await storedOf(ds);
     expect(stored.map((s) => s.name).sort()).toEqual(['新しい', '消える', '残した'].sort());
     expect(stored.find((s) => s.name === '残した')!.poi_id).toBe(ids[0]);

@@ -104,6 +104,23 @@ describe('POST /console/v1/poi/register', () => {
     expect(wrong.statusCode).toBe(404);
   });
 
+  it('an edit that changes nothing leaves updated_at and the search change log alone and answers the POI as stored', async () => {
+    const body = { name: '変わらない店', address: '東京都', tags: ['a,b', 'c'], phone: '03-0000-0000' };
+    const created = (await register(provider, body)).json().data.poi;
+    const logged = async () => (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM search_changes WHERE poi_id = $1', [created.poi_id]))[0]!.n;
+    const stamp = async () => (await ctx.query<{ t: string }>('SELECT updated_at::text AS t FROM pois WHERE id = $1', [created.poi_id]))[0]!.t;
+    const [logBefore, stampBefore] = [await logged(), await stamp()];
+    const same = await register(provider, { ...body, poi_id: created.poi_id, name: ' 変わらない店 ', description: '' });
+    expect(same.statusCode).toBe(200);
+    expect(same.json().data.poi).toEqual(created);
+    expect(await stamp()).toBe(stampBefore);
+    expect(await logged()).toBe(logBefore);
+    const changed = await register(provider, { ...body, poi_id: created.poi_id, tags: ['a,b'] });
+    expect(changed.json().data.poi).toMatchObject({ tags: ['a,b'], created_at: created.created_at });
+    expect(await stamp()).not.toBe(stampBefore);
+    expect(await logged()).toBe(logBefore + 1);
+  });
+
   it('is refused to non-managers (403) and guests (401)', async () => {
     for (const who of [trial, other]) {
       const res = await register(who, { name: 'x' });

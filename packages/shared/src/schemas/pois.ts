@@ -333,11 +333,14 @@ export const IMPORT_ISSUES_REPORTED = 100;
 export const bulkImportResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  /** Rows added plus rows that updated a POI. */
+  /** Rows accepted: added, updated and unchanged. */
   imported_count: z.number().int(),
   total_count: z.number().int(),
   added_count: z.number().int(),
+  /** Rows naming a POI of the dataset that differed from it (rewritten, updated_at moved). */
   updated_count: z.number().int(),
+  /** Rows naming a POI of the dataset equal to it: nothing written, updated_at kept. */
+  unchanged_count: z.number().int(),
   /** POIs of the dataset a `replace` import deleted. */
   deleted_count: z.number().int(),
   skipped_count: z.number().int(),

@@ -97,6 +97,9 @@ function validate(line: number, raw: Record<string, unknown>): ImportItem {
  */
 const unprotect = (cell: string) => (cell.startsWith("'") ? cell.slice(1) : cell);
 
+/** Every cell empty or only spaces: a blank line. The first non-empty cell (usually the name) ends the check. */
+const isBlankRecord = (record: string[]) => record.every((cell) => cell.trim() === '');
+
 /** The row number a spreadsheet shows: the header is row 1, empty lines count as rows. */
 const rowOf = (info: { records: number; empty_lines: number }) => info.records + info.empty_lines;
 
@@ -105,6 +108,11 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
   // that row's error; a stray quote inside an unquoted field (35°39'31"N) is kept as text.
   const broken: ImportIssue[] = [];
   let unclosed: number | undefined;
+  // Where the last record read (or skipped) ended: csv-parse reports an unclosed quote at the end
+  // of the file, which can be lines past it; the record holding the quote starts right after this
+  // one and the empty lines skipped since.
+  let lastEnd = 0;
+  let lastEmpty = 0;
   const parser = parse({
     bom: false,
     relax_column_count: true,
@@ -112,12 +120,23 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     skip_empty_lines: true,
     skip_records_with_error: true,
     info: true,
+    on_record: (record, context) => {
+      lastEnd = context.lines;
+      lastEmpty = context.empty_lines;
+      return record;
+    },
     on_skip: (err) => {
       if (!err) return;
-      const e = err as CsvError & { records?: number; empty_lines?: number };
+      const e = err as CsvError & { records?: number; empty_lines?: number; lines?: number };
       const row = (e.records ?? 0) + 1 + (e.empty_lines ?? 0);
-      if (e.code === 'CSV_QUOTE_NOT_CLOSED') unclosed = typeof e.lines === 'number' ? e.lines : row;
-      else broken.push({ line: row, field: 'row', reason: '引用符(")の使い方が正しくないため、この行を読み取れません' });
+      if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+        const opened = lastEnd + 1 + Math.max(0, (e.empty_lines ?? lastEmpty) - lastEmpty);
+        unclosed = typeof e.lines === 'number' ? Math.min(opened, e.lines) : opened;
+        return;
+      }
+      broken.push({ line: row, field: 'row', reason: '引用符(")の使い方が正しくないため、この行を読み取れません' });
+      if (typeof e.lines === 'number') lastEnd = e.lines;
+      lastEmpty = e.empty_lines ?? lastEmpty;
     },
   });
   // Fed by hand rather than piped: a decoding error must reach the reader below (pipe() would
@@ -139,6 +158,9 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     for await (const { record, info } of parser as unknown as AsyncIterable<{ record: string[]; info: { records: number; empty_lines: number } }>) {
       while (broken.length) yield { ok: false, issues: [broken.shift()!] };
       const line = rowOf(info);
+      // A row of only empty cells (`,,,,`, what a spreadsheet writes for an emptied row) is a
+      // blank line: skipped, neither an error nor counted.
+      if (isBlankRecord(record)) continue;
       if (!header) {
         header = record.map(fieldOf);
         const missing = REQUIRED.filter(([f]) => !header!.includes(f)).map(([, label]) => label);
@@ -166,7 +188,7 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     stop.abort();
     parser.destroy();
   }
-  if (unclosed !== undefined) throw new ImportFormatError(`CSVの形式が正しくありません(${unclosed}行目付近で引用符が閉じられていません)`);
+  if (unclosed !== undefined) throw new ImportFormatError(`CSVの形式が正しくありません(${unclosed}行目で始まる引用符が閉じられていません)`);
   if (!header) throw new ImportFormatError('CSVにヘッダー行がありません');
 }
 

@@ -207,10 +207,11 @@ export const poiRoutes: FastifyPluginAsyncZod<{ poisService: PoisService }> = as
       return {
         success: true as const,
         message: messages.importCompleted,
-        imported_count: result.added + result.updated,
+        imported_count: result.added + result.updated + result.unchanged,
         total_count: result.total,
         added_count: result.added,
         updated_count: result.updated,
+        unchanged_count: result.unchanged,
         deleted_count: result.deleted,
         skipped_count: result.skippedCount,
         skipped: result.skipped,

@@ -62,7 +62,10 @@ export interface SearchAnswer {
 
 export interface ImportResult {
   added: number;
+  /** Rows naming a POI of the dataset that differed from it, rewritten. */
   updated: number;
+  /** Rows naming a POI of the dataset equal to it: nothing written. */
+  unchanged: number;
   deleted: number;
   total: number;
   skippedCount: number;
@@ -287,7 +290,8 @@ export function createPoisService(deps: {
         if (poiId) {
           const existing = await repo.findPoi(tx, poiId);
           if (!existing || existing.datasetId !== datasetId) throw notFound();
-          return { poi: (await repo.updatePoi(tx, poiId, fields))!, created: false };
+          // An edit that changes nothing writes nothing and answers the POI as stored.
+          return { poi: (await repo.updatePoi(tx, poiId, fields)) ?? existing, created: false };
         }
         const poi = await repo.insertPoi(tx, datasetId, fields);
         await adjustPoiCount(tx, datasetId, 1);
@@ -387,7 +391,7 @@ export function createPoisService(deps: {
       }
       const result = await changed([datasetId], async (tx) => {
         await datasetsService.requireManaged(tx, user, datasetId, { forUpdate: true });
-        const out: ImportResult = { added: 0, updated: 0, deleted: 0, total: 0, skippedCount: 0, skipped: [] };
+        const out: ImportResult = { added: 0, updated: 0, unchanged: 0, deleted: 0, total: 0, skippedCount: 0, skipped: [] };
         const skip = (issues: ImportIssue[]) => {
           out.skippedCount += 1;
           out.skipped.push(...issues.slice(0, IMPORT_ISSUES_REPORTED - out.skipped.length));
@@ -435,11 +439,12 @@ export function createPoisService(deps: {
               }
             }
             await slice.tick();
-            await repo.updatePoisBulk(tx, updates);
-            out.updated += updates.length;
+            const rewritten = await repo.updatePoisBulk(tx, updates);
+            out.updated += rewritten;
+            out.unchanged += updates.length - rewritten;
           }
           await unknown.finish();
-          if (out.added + out.updated === 0) {
+          if (out.added + out.updated + out.unchanged === 0) {
             throw new AppError('VALIDATION_ERROR', messages.importNoValidRows, {
               errors: out.skipped.map((s) => ({ field: `${s.line}:${s.field}`, message: `${s.line}行目 ${s.reason}` })),
             });

@@ -19,7 +19,7 @@ describe('bulk import client checks', () => {
     expect(checkImportFile(fileOf('a.txt', 10))).toBe('ファイルは .csv、.json、.geojson(gzip圧縮した .gz も可)を選択してください');
     expect(checkImportFile(fileOf('export.csv.gz', 10))).toBeNull();
     expect(checkImportFile(fileOf('export.geojson.gz', 10))).toBeNull();
-    expect(checkImportFile(fileOf('a.csv', 10 * 1024 * 1024 + 1))).toBe('ファイルサイズが10MBを超えています');
+    expect(checkImportFile(fileOf('a.csv', 10 * 1024 * 1024 + 1))).toBe('ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます');
     expect(checkImportFile(fileOf('a.json', 10 * 1024 * 1024))).toBeNull();
   });
 
@@ -27,7 +27,7 @@ describe('bulk import client checks', () => {
     render(<PoiImportModal datasetId="d" onClose={() => {}} onImported={() => {}} />);
     const input = screen.getByLabelText(/ファイル/, { selector: 'input[type=file]' }) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [fileOf('big.csv', 11 * 1024 * 1024)] } });
-    expect(screen.getByText('ファイルサイズが10MBを超えています')).toBeInTheDocument();
+    expect(screen.getByText('ファイルサイズが10MBを超えています。gzip圧縮したファイル(.csv.gz など)なら、送信時10MB・展開後100MBまで取り込めます')).toBeInTheDocument();
     expect(input.value).toBe('');
     expect(screen.getByRole('button', { name: 'インポート' })).toBeDisabled();
     fireEvent.change(input, { target: { files: [fileOf('pois.json', 2048)] } });
@@ -62,13 +62,13 @@ describe('bulk import client checks', () => {
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '90');
     await act(async () => {
       resolve({
-        success: true, message: 'ok', imported_count: 2, total_count: 3, added_count: 1, updated_count: 1, deleted_count: 0, skipped_count: 1,
+        success: true, message: 'ok', imported_count: 6, total_count: 7, added_count: 1, updated_count: 1, unchanged_count: 4, deleted_count: 0, skipped_count: 1,
         skipped: [{ line: 3, field: 'latitude', reason: '緯度は数値で入力してください' }],
       });
     });
     expect(mutateAsync).toHaveBeenCalledWith(expect.objectContaining({ datasetId: 'd', format: 'csv', mode: 'update' }));
-    expect(screen.getByText('3 件中 2 件を登録しました(1 件をスキップ)')).toBeInTheDocument();
-    expect(screen.getByTestId('import-counts')).toHaveTextContent('追加 1 件・更新 1 件・スキップ 1 件');
+    expect(screen.getByText('7 件中 6 件を登録しました(1 件をスキップ)')).toBeInTheDocument();
+    expect(screen.getByTestId('import-counts')).toHaveTextContent('追加 1 件・更新 1 件・変更なし 4 件・スキップ 1 件');
     // Field names in Japanese.
     expect(screen.getByRole('cell', { name: '緯度' })).toBeInTheDocument();
     expect(screen.getByText('緯度は数値で入力してください')).toBeInTheDocument();

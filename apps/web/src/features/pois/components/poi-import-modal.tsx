@@ -137,7 +137,7 @@ export function PoiImportModal({ datasetId, onClose, onImported }: { datasetId: 
                 {result.skipped_count ? `(${result.skipped_count} 件をスキップ)` : ''}
               </p>
               <p className="mt-1 text-sm" data-testid="import-counts">
-                追加 {result.added_count} 件・更新 {result.updated_count} 件・スキップ {result.skipped_count} 件
+                追加 {result.added_count} 件・更新 {result.updated_count} 件・変更なし {result.unchanged_count} 件・スキップ {result.skipped_count} 件
                 {result.deleted_count ? `・削除 ${result.deleted_count} 件` : ''}
               </p>
             </div>
