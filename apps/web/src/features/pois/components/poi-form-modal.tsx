@@ -125,7 +125,7 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
           </FormField>
         </div>
         <div className="sm:col-span-2">
-          <FormField id="poi-tags" label="タグ" hint="1つ入力するごとに Enter または「追加」(カンマや | もタグの一部になります)" error={errors.tags?.message}>
+          <FormField id="poi-tags" label="タグ" hint="カンマ(,)・読点(、)・Enter・「追加」で区切ります。Backspace で最後のタグを削除" error={errors.tags?.message}>
             <Controller
               control={control}
               name="tags"
@@ -135,7 +135,7 @@ export function PoiFormModal({ datasetId, poi, onClose, onSaved }: { datasetId: 
                   value={Array.isArray(field.value) ? (field.value as string[]) : []}
                   onChange={field.onChange}
                   invalid={!!errors.tags}
-                  describedBy="poi-tags-hint"
+                  describedBy={errors.tags ? 'poi-tags-error poi-tags-hint' : 'poi-tags-hint'}
                 />
               )}
             />
