@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { boundsOf, curlExample, errorsOf, fieldsOf, headersOf, javascriptExample, publicEndpoints, pythonExample, samplesOf, typeLabel, type OpenApiDocument } from './openapi-view';
+import { boundsOf, curlExample, cursorWalkExample, errorsOf, fieldsOf, headersOf, javascriptExample, publicEndpoints, pythonExample, samplesOf, typeLabel, type ExampleValue, type OpenApiDocument } from './openapi-view';
 
 const doc: OpenApiDocument = {
   openapi: '3.0.3',
@@ -70,12 +71,48 @@ describe('openapi-view', () => {
 
   it('writes examples with the key from the environment', () => {
     const input = { server: 'http://localhost:8080', path: '/api/v1/poi/search', params: [['keyword', 'カフェ']] as Array<[string, string]> };
-    expect(curlExample(input)).toBe('curl -G "http://localhost:8080/api/v1/poi/search" \\\n  -H "X-API-Key: $POI_API_KEY" \\\n  --data-urlencode "keyword=カフェ"');
+    expect(curlExample(input)).toBe(
+      ': "${POI_API_KEY:?環境変数 POI_API_KEY を設定してください: APIキー。コンソールの「APIキー管理」(/api-keys)で発行できます}" &&\n' +
+        'curl -G "http://localhost:8080/api/v1/poi/search" \\\n  -H "X-API-Key: $POI_API_KEY" \\\n  --data-urlencode "keyword=カフェ"',
+    );
     expect(pythonExample(input)).toContain('"keyword": "カフェ",');
     expect(pythonExample(input)).toContain('os.environ["POI_API_KEY"]');
     const withDataset = { ...input, params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', 'カフェ']] as Array<[string, string | { env: string }]> };
     expect(curlExample(withDataset)).toContain('--data-urlencode "dataset_id=$POI_DATASET_ID"');
     expect(javascriptExample(withDataset)).toContain('dataset_id: process.env.POI_DATASET_ID,');
     expect(pythonExample(withDataset)).toContain('"dataset_id": os.environ["POI_DATASET_ID"],');
+  });
+
+  describe('run with only POI_API_KEY set', () => {
+    const input = { server: 'http://127.0.0.1:9', path: '/api/v1/poi/search', params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', 'カフェ']] as Array<[string, ExampleValue]> };
+    const explanation = '環境変数 POI_DATASET_ID を設定してください: 検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます';
+    const env = { PATH: process.env.PATH, POI_API_KEY: 'poi_live_x' };
+    const run = (command: string, args: string[]) => spawnSync(command, args, { env, encoding: 'utf8' });
+
+    it('curl stops before sending anything and says what POI_DATASET_ID is and where to copy it', () => {
+      const res = run('bash', ['-c', curlExample(input)]);
+      expect(res.status).not.toBe(0);
+      expect(res.stderr).toContain(`POI_DATASET_ID: ${explanation}`);
+      expect(res.stderr).not.toContain('curl');
+      // Both set: the checks pass and curl runs (and fails on the closed port, not on the checks).
+      const both = spawnSync('bash', ['-c', curlExample(input)], { env: { ...env, POI_DATASET_ID: 'd' }, encoding: 'utf8' });
+      expect(both.stderr).not.toContain('設定してください');
+      expect(both.status).toBe(7);
+    });
+
+    it('JavaScript and the cursor walk throw the explanation before fetching', async () => {
+      for (const code of [javascriptExample(input), cursorWalkExample(input)]) {
+        const fetched: unknown[] = [];
+        const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+        await expect(new AsyncFunction('process', 'fetch', code)({ env }, (...a: unknown[]) => fetched.push(a))).rejects.toThrow(explanation);
+        expect(fetched).toEqual([]);
+      }
+    });
+
+    it('Python exits with the explanation', () => {
+      const res = run('python3', ['-c', pythonExample(input).replace('import requests', '')]);
+      expect(res.status).toBe(1);
+      expect(res.stderr.trim()).toBe(explanation);
+    });
   });
 });

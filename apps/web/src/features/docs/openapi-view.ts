@@ -179,12 +179,38 @@ export interface ExampleInput {
 
 const shellValue = (v: ExampleValue) => (typeof v === 'string' ? v : `$${v.env}`);
 
+/**
+ * What each environment variable of the examples holds and where to get it: an example run
+ * without one stops first and says this, instead of sending a request the API answers 400
+ * (dataset_id is required: the public API has no search across every dataset).
+ */
+export const EXAMPLE_ENV: Record<string, string> = {
+  POI_API_KEY: 'APIキー。コンソールの「APIキー管理」(/api-keys)で発行できます',
+  POI_DATASET_ID: '検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます',
+};
+
+/** The message an example stops with when `name` is not set. */
+export const missingEnvMessage = (name: string) => `環境変数 ${name} を設定してください: ${EXAMPLE_ENV[name] ?? ''}`;
+
+/** The environment variables an example reads: the key first, then its parameters'. */
+const envOf = (params: ExampleInput['params']) => ['POI_API_KEY', ...params.flatMap(([, v]) => (typeof v === 'string' ? [] : [v.env]))];
+
 export function curlExample({ server, path, params }: ExampleInput): string {
-  return [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${shellValue(v)}"`)].join(' \\\n');
+  // ${NAME:?message}: bash and zsh stop with the message when NAME is unset or empty, before
+  // curl runs (one && list, so an interactive shell skips curl too).
+  const checks = envOf(params).map((name) => `"\${${name}:?${missingEnvMessage(name)}}"`);
+  return [
+    `: ${checks.join(' \\\n  ')} &&`,
+    [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${shellValue(v)}"`)].join(' \\\n'),
+  ].join('\n');
 }
+
+const javascriptChecks = (params: ExampleInput['params']) =>
+  envOf(params).map((name) => `if (!process.env.${name}) throw new Error('${missingEnvMessage(name)}');`);
 
 export function javascriptExample({ server, path, params }: ExampleInput): string {
   return [
+    ...javascriptChecks(params),
     `const params = new URLSearchParams({`,
     ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
     `});`,
@@ -202,6 +228,7 @@ export function pythonExample({ server, path, params }: ExampleInput): string {
     'import os',
     'import requests',
     '',
+    ...envOf(params).flatMap((name) => [`if not os.environ.get("${name}"):`, `    raise SystemExit("${missingEnvMessage(name)}")`]),
     'res = requests.get(',
     `    "${server}${path}",`,
     '    params={',
@@ -221,6 +248,7 @@ export function pythonExample({ server, path, params }: ExampleInput): string {
 /** Walking every page with next_cursor (JavaScript): what the cursor is for. */
 export function cursorWalkExample({ server, path, params }: ExampleInput): string {
   return [
+    ...javascriptChecks(params),
     `const base = new URLSearchParams({`,
     ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
     `  limit: '100',`,

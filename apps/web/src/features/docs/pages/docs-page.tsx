@@ -86,6 +86,30 @@ function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) 
   };
   return (
     <div>
+      <div className="mb-3 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-gray-900" data-testid="examples-env">
+        <p className="font-medium">例を実行する前に、環境変数を2つ設定してください(どちらも必須です)</p>
+        <ul className="mt-1 list-disc space-y-1 pl-5">
+          <li>
+            <code className="font-mono">POI_API_KEY</code>: APIキー。
+            <a className="mx-1 text-blue-800 underline" href="/api-keys">
+              APIキー管理
+            </a>
+            で発行できます。
+          </li>
+          <li>
+            <code className="font-mono">POI_DATASET_ID</code>: 検索するデータセットのID。検索APIは dataset_id の指定が必須で、ないと 400
+            になります。IDは
+            <a className="mx-1 text-blue-800 underline" href="/marketplace">
+              マーケットプレイス
+            </a>
+            のカードをクリックするとコピーできます(データセット詳細画面にも表示されます)。
+          </li>
+        </ul>
+        <p className="mt-1 break-all">
+          例: <code className="font-mono">export POI_API_KEY=poi_live_… POI_DATASET_ID=…</code>
+          。未設定のまま実行すると、例はリクエストを送らずに何を設定すべきかを表示して止まります。キーをソースコードに直接書かないでください。
+        </p>
+      </div>
       <div ref={list} role="tablist" aria-label="コード例の言語" onKeyDown={onKey} className="flex gap-1 border-b border-gray-200">
         {tabs.map((t) => (
           <button
@@ -106,14 +130,6 @@ function Examples({ server, endpoint }: { server: string; endpoint: Endpoint }) 
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="mt-2">
         <Code label={`${current.label} の例`}>{current.code}</Code>
       </div>
-      <p className="mt-2 text-xs text-gray-700">
-        APIキーを環境変数 POI_API_KEY に、検索するデータセットのIDを POI_DATASET_ID に設定して使う例です(例:{' '}
-        <code className="font-mono">export POI_API_KEY=poi_live_… POI_DATASET_ID=…</code>)。データセットIDは
-        <a className="mx-1 text-blue-800 underline" href="/marketplace">
-          マーケットプレイス
-        </a>
-        のカードをクリックするとコピーできます(データセット詳細画面にも表示されます)。キーをソースコードに直接書かないでください。
-      </p>
     </div>
   );
 }
