@@ -10,6 +10,9 @@ import { BILLING_FETCH_FAILED, useCurrentCharges } from '../../features/invoices
 import { CurrentChargesTable } from '../../features/invoices/components/current-charges';
 import { InvoiceList } from '../../features/invoices/components/invoice-list';
 import { PaymentSummary } from '../../features/invoices/components/payment-summary';
+import { usePlanState } from '../../features/plans/api/plans-api';
+import { PlanSection } from '../../features/plans/components/plan-section';
+import { isConsumerAccount } from '../../components/ui/tax-inclusive-price';
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
@@ -26,6 +29,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export function BillingPage() {
   const current = useCurrentCharges();
   const budget = useBudget();
+  const plan = usePlanState();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   // Back from paying on Stripe's page (3-D Secure): show that invoice.
@@ -45,7 +49,7 @@ export function BillingPage() {
         ) : current.isError ? (
           <ErrorBlock message={getErrorMessage(current.error, BILLING_FETCH_FAILED)} onRetry={() => void current.refetch()} />
         ) : (
-          <CurrentChargesTable data={current.data} />
+          <CurrentChargesTable data={current.data} taxIncludedFirst={isConsumerAccount(plan.data?.account_type)} />
         )}
       </Section>
       <Section id="payment-heading" title="お支払い方法">
@@ -62,6 +66,9 @@ export function BillingPage() {
       </Section>
       <Section id="invoices-heading" title="請求書">
         <InvoiceList />
+      </Section>
+      <Section id="plan-heading" title="プランの変更・解約">
+        <PlanSection />
       </Section>
     </div>
   );

@@ -8,6 +8,7 @@ import { messages } from '@poi/shared/messages';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ErrorBlock, LoadingBlock } from '../../components/ui/state-blocks';
+import { isConsumerAccount, PER_SEARCH_TAX_NOTE, UnitPriceWithTax } from '../../components/ui/tax-inclusive-price';
 import { useDataset, useDeleteDataset } from '../../features/datasets/api/datasets-api';
 import { datasetKeys } from '../../features/datasets/api/keys';
 import { copyDatasetId } from '../../features/datasets/components/dataset-card';
@@ -17,6 +18,7 @@ import { PoiExportMenu } from '../../features/pois/components/poi-export-menu';
 import { PoiImportModal } from '../../features/pois/components/poi-import-modal';
 import { PoiSection } from '../../features/pois/components/poi-section';
 import { getErrorMessage } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth-store';
 
 /** A UUID that may wrap after its hyphens only, never inside a group of digits. */
 function BreakAtHyphens({ text }: { text: string }) {
@@ -43,6 +45,7 @@ export function DatasetDetailPage() {
   const [changingPrice, setChangingPrice] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [importing, setImporting] = useState(false);
+  const consumer = isConsumerAccount(useAuth().user?.account_type);
 
   // Back within the app; a page opened directly (a shared link, a new tab) has no in-app entry
   // before it (React Router numbers its entries in history.state.idx), so go to its list instead.
@@ -115,7 +118,14 @@ export function DatasetDetailPage() {
               </div>
               <div>
                 <dt className="text-gray-700">1検索あたりの価格</dt>
-                <dd className="mt-1 text-lg font-bold text-gray-900">{formatYen(query.data.price_per_search, 4)}</dd>
+                {consumer && query.data.price_per_search > 0 ? (
+                  <dd className="mt-1 text-gray-900">
+                    <UnitPriceWithTax price={query.data.price_per_search} className="text-lg font-bold" />
+                    <span className="mt-1 block text-xs text-gray-700">{PER_SEARCH_TAX_NOTE}</span>
+                  </dd>
+                ) : (
+                  <dd className="mt-1 text-lg font-bold text-gray-900">{formatYen(query.data.price_per_search, 4)}</dd>
+                )}
               </div>
               <div>
                 <dt className="text-gray-700">種別</dt>

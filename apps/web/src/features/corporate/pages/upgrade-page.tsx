@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
-import { formatDate, formatNumber, formatYen } from '@poi/shared/format';
+import { formatDate, formatNumber, formatYen, formatYenAmount } from '@poi/shared/format';
+import { lineAmountYen, taxInclusiveYen } from '@poi/shared/invoice-math';
+import { toSen } from '@poi/shared/money';
 import type { CorporateApplication, Plan, UpgradeView } from '@poi/shared/schemas/corporate';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
+import { isConsumerAccount, PER_SEARCH_TAX_NOTE, UnitPriceWithTax, YenWithTax } from '../../../components/ui/tax-inclusive-price';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
 import { startCheckout, useApplyCorporate, useUpgradeView } from '../api/corporate-api';
@@ -29,6 +32,8 @@ function PlanCards({ view }: { view: UpgradeView }) {
     <ul className="grid gap-4 md:grid-cols-3">
       {view.plans.map((p) => {
         const current = p.account_type === view.account_type;
+        // 総額表示: the consumer plans (trial, individual) lead with 税込; the corporate plan with 税抜.
+        const consumer = isConsumerAccount(p.account_type);
         return (
           <li key={p.account_type} className={`rounded-lg border bg-white p-4 ${current ? 'border-blue-600 ring-1 ring-blue-600' : 'border-gray-200'}`}>
             <h3 className="flex items-center justify-between text-base font-semibold text-gray-900">
@@ -37,18 +42,24 @@ function PlanCards({ view }: { view: UpgradeView }) {
             </h3>
             <dl className="mt-3 grid grid-cols-[1fr_auto] gap-y-1 text-sm">
               <dt className="text-gray-700">基本料金(1検索あたり)</dt>
-              <dd className="text-right tabular-nums">{formatYen(p.base_fee, 2)}</dd>
+              <dd className="text-right tabular-nums">{consumer ? <UnitPriceWithTax price={p.base_fee} /> : `${formatYen(p.base_fee, 2)}(税抜)`}</dd>
               <dt className="text-gray-700">月間無料検索数</dt>
               <dd className="text-right tabular-nums">{formatNumber(p.free_searches_per_month)}回</dd>
               <dt className="text-gray-700">月額料金</dt>
-              <dd className="text-right tabular-nums">{formatYen(p.monthly_fee, 0)}</dd>
+              <dd className="text-right tabular-nums">{consumer ? <YenWithTax yen={p.monthly_fee} /> : `${formatYen(p.monthly_fee, 0)}(税抜)`}</dd>
               <dt className="text-gray-700">レート制限</dt>
               <dd className="text-right tabular-nums">{formatNumber(p.rate_limit_per_minute)}回/分</dd>
               <dt className="text-gray-700">APIキー上限</dt>
               <dd className="text-right tabular-nums">{formatNumber(p.max_api_keys)}個</dd>
             </dl>
             {p.account_type === 'trial' ? <p className="mt-2 text-xs text-gray-700">無料のデータセットのみ、無料枠の範囲でご利用いただけます。</p> : null}
-            <p className="mt-2 text-xs text-gray-700">データセットの検索料金は各データセットの価格によります(税抜、請求時に消費税10%)。</p>
+            {consumer ? (
+              <p className="mt-2 text-xs text-gray-700">
+                価格は税込(消費税10%)で、括弧内が税抜です。データセットの検索料金は各データセットの価格によります。{PER_SEARCH_TAX_NOTE}
+              </p>
+            ) : (
+              <p className="mt-2 text-xs text-gray-700">価格は税抜です。データセットの検索料金は各データセットの価格によります(税抜、請求時に消費税10%)。</p>
+            )}
           </li>
         );
       })}
@@ -105,20 +116,26 @@ const Term = ({ label, children }: { label: string; children: ReactNode }) => (
   </>
 );
 
-/** The terms an application is confirmed with: its own, then the cancellation rule of every plan, and the link to the commerce disclosure. */
-const Terms = ({ children }: { children: ReactNode }) => (
+/**
+ * The terms an application is confirmed with: its own, then its cancellation rule, and the link to
+ * the commerce disclosure, in a new tab so the confirmation step is kept.
+ */
+const Terms = ({ children, cancellation }: { children: ReactNode; cancellation?: ReactNode }) => (
   <>
     <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
       {children}
-      <Term label="解約・変更">ダウングレードは月末に反映されます。提供済みの検索の返金はありません。</Term>
+      <Term label="解約・変更">{cancellation ?? 'ダウングレードは月末に反映されます。提供済みの検索の返金はありません。'}</Term>
     </dl>
     <p className="text-sm">
-      <Link to="/commerce" className="font-medium text-blue-800 underline">
-        特定商取引法に基づく表記
+      <Link to="/commerce" target="_blank" rel="noopener" className="font-medium text-blue-800 underline">
+        特定商取引法に基づく表記<span className="text-xs font-normal">（新しいタブで開きます）</span>
       </Link>
     </p>
   </>
 );
+
+/** 「例」 of the individual confirmation: searches beyond the free ones in a month, as an invoice totals them. */
+const EXAMPLE_SEARCHES = 10_000;
 
 /** /upgrade: plans from the current pricing, the final confirmation (特商法 12条の6), card or application. */
 export function UpgradePage() {
@@ -143,16 +160,36 @@ export function UpgradePage() {
   const canCorporate = (v.account_type === 'trial' || v.account_type === 'individual') && !pending;
 
   let content: ReactNode;
-  if (step === 'individual') {
+  if (step === 'individual' && canIndividual) {
     const p = plan('individual');
+    const baseFee = p?.base_fee ?? 0;
+    const exampleYen = lineAmountYen(EXAMPLE_SEARCHES, toSen(baseFee));
     content = (
       <section className="space-y-4 rounded-lg border border-gray-200 bg-white p-4">
         <StepHeading>お申し込み内容の確認</StepHeading>
-        <Terms>
+        <Terms
+          cancellation={
+            <>
+              <Link to="/billing" className="font-medium text-blue-800 underline">請求・お支払い</Link>の「プランの変更・解約」からいつでも解約できます。解約は月末に反映され、翌月1日
+              0:00(日本時間)からトライアルになります。当月分のご利用料金は翌月1日に請求書を発行して請求します。提供済みの検索の返金はありません。
+            </>
+          }
+        >
           <Term label="お申し込みプラン">個人プラン</Term>
-          <Term label="料金">
-            基本料金 1検索あたり {formatYen(p?.base_fee ?? 0, 2)}(月{formatNumber(p?.free_searches_per_month ?? 0)}回まで無料)、月額料金 {formatYen(p?.monthly_fee ?? 0, 0)}、
-            有料データセットは各データセットの価格。すべて税抜で、請求時に消費税10%を加算します。
+          <Term label="料金(税込)">
+            <ul className="list-disc space-y-1 pl-5" data-testid="individual-prices">
+              <li>
+                基本料金 1検索あたり <UnitPriceWithTax price={baseFee} className="font-semibold" />(月{formatNumber(p?.free_searches_per_month ?? 0)}回まで無料)
+              </li>
+              <li>
+                月額料金 <YenWithTax yen={p?.monthly_fee ?? 0} className="font-semibold" />
+              </li>
+              <li>有料データセットは各データセットの価格(データセット一覧に税込で表示)</li>
+              <li>
+                例: 無料枠を超えた検索が月に{formatNumber(EXAMPLE_SEARCHES)}回の場合、基本料金は税抜 {formatYenAmount(exampleYen)}、税込 {formatYenAmount(taxInclusiveYen(exampleYen))}
+              </li>
+            </ul>
+            <p className="mt-1 text-xs text-gray-700">{PER_SEARCH_TAX_NOTE}</p>
           </Term>
           <Term label="お支払い方法">クレジットカード</Term>
           <Term label="お支払い時期">毎月1日に前月分の請求書を発行し、登録カードで決済します。</Term>

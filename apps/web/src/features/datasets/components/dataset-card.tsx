@@ -3,6 +3,8 @@ import { ChevronRight, Copy } from 'lucide-react';
 import { formatDate, formatYen } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import type { Dataset } from '@poi/shared/schemas/datasets';
+import { isConsumerAccount, UnitPriceWithTax } from '../../../components/ui/tax-inclusive-price';
+import { useAuth } from '../../../lib/auth-store';
 import { copyText } from '../../../lib/browser-files';
 
 export async function copyDatasetId(id: string): Promise<void> {
@@ -19,6 +21,8 @@ export function DatasetTypeBadge({ isPlatform }: { isPlatform: boolean }) {
 
 /** A card of the dataset grid (the console specification's "Dataset list"). Clicking the card copies the ID. */
 export function DatasetCard({ dataset }: { dataset: Dataset }) {
+  // 総額表示: trial and individual viewers decide with the tax-inclusive price.
+  const withTax = isConsumerAccount(useAuth().user?.account_type) && dataset.price_per_search > 0;
   return (
     <article
       aria-label={dataset.name}
@@ -47,7 +51,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
         <div>
           <dt className="sr-only">1検索あたりの価格</dt>
           <dd className="text-lg font-bold text-gray-900">
-            {formatYen(dataset.price_per_search, 2)}
+            {withTax ? <UnitPriceWithTax price={dataset.price_per_search} /> : formatYen(dataset.price_per_search, 2)}
             <span className="ml-1 text-xs font-normal text-gray-700">/ 検索</span>
           </dd>
         </div>

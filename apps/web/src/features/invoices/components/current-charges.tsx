@@ -1,10 +1,14 @@
 import { formatDateTime, formatNumber } from '@poi/shared/format';
 import type { CurrentCharges } from '@poi/shared/schemas/invoices';
 import { yen } from '../../../components/ui/billing-labels';
+import { YenWithTax } from '../../../components/ui/tax-inclusive-price';
 import { ChargeLinesTable } from './charge-lines-table';
 
-/** This month so far, computed as the invoice will be (lines rounded down, tax once). */
-export function CurrentChargesTable({ data }: { data: CurrentCharges }) {
+/**
+ * This month so far, computed as the invoice will be (lines rounded down, tax once). Consumers
+ * (総額表示) see the tax-inclusive figure first: taxInclusiveYen(subtotal), the invoice's total.
+ */
+export function CurrentChargesTable({ data, taxIncludedFirst = false }: { data: CurrentCharges; taxIncludedFirst?: boolean }) {
   const rows = [
     ...data.datasets.map((d) => ({
       key: d.dataset_id + d.unit_price,
@@ -20,6 +24,11 @@ export function CurrentChargesTable({ data }: { data: CurrentCharges }) {
   ];
   return (
     <div className="space-y-2">
+      {taxIncludedFirst ? (
+        <p className="text-base text-gray-900" data-testid="current-total-with-tax">
+          今月のご利用見込み <YenWithTax yen={data.subtotal} className="text-lg font-bold" />
+        </p>
+      ) : null}
       <ChargeLinesTable
         caption="今月のご利用の内訳"
         lines={rows}
@@ -32,7 +41,7 @@ export function CurrentChargesTable({ data }: { data: CurrentCharges }) {
       />
       <p className="text-xs text-gray-700">
         無料検索 {formatNumber(data.free_searches.used)} / {formatNumber(data.free_searches.limit)} 回(残り {formatNumber(data.free_searches.remaining)} 回)・
-        {formatDateTime(data.as_of)} 時点
+        {formatDateTime(data.as_of)} 時点。消費税は請求書ごとに月の小計に対して10%(円未満切り捨て)で計算します。
       </p>
     </div>
   );
