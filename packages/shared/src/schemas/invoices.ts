@@ -121,14 +121,40 @@ export const invoiceSummarySchema = z.object({
   total: yen,
   credit_applied: yen,
   paid: yen,
-  /** total − credit applied − paid, never below 0. */
+  /** Σ of the invoice's credit notes (適格返還請求書). */
+  credited: yen,
+  /** total − credit applied − paid − credited, never below 0. */
   remaining: yen,
   payment_method: paymentMethodSchema,
   /** The addressee on the invoice (counterparty), as snapshotted at issue. */
   addressee: z.string(),
+  /** Card invoices: why the last charge failed (cleared once paid); the list shows it. */
+  last_payment_error: z.string().nullable(),
 });
 
 export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
+
+/** A credit note (適格返還請求書) against an invoice; amount = subtotal + tax (10 %). */
+export const creditNoteSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  invoice_id: z.string(),
+  issue_date: z.string(),
+  /** Tax included. */
+  amount: yen,
+  subtotal: yen,
+  tax: yen,
+  tax_rate_percent: z.number().int(),
+  /** The part that reduced what was owed on the invoice; the rest became the account's credit. */
+  applied_to_invoice: yen,
+  credited_to_account: yen,
+  description: z.string(),
+  reason: z.string(),
+  /** GET path of its PDF under /console/v1. */
+  pdf_path: z.string(),
+});
+
+export type CreditNote = z.infer<typeof creditNoteSchema>;
 
 export const invoiceLineSchema = z.object({
   kind: z.enum(['dataset', 'base_fee', 'monthly_fee', 'carry_over']),
@@ -162,6 +188,12 @@ export const invoiceDetailSchema = invoiceSummarySchema.extend({
   /** A card payment needs the customer (3-D Secure): open this link to pay. */
   pay_now_url: z.string().nullable(),
   last_payment_error: z.string().nullable(),
+  /** Set when the invoice was voided (無効) / written off (貸倒れ). */
+  void_reason: z.string().nullable(),
+  voided_at: z.string().nullable(),
+  write_off_reason: z.string().nullable(),
+  written_off_at: z.string().nullable(),
+  credit_notes: z.array(creditNoteSchema),
 });
 
 export type InvoiceDetail = z.infer<typeof invoiceDetailSchema>;
@@ -216,3 +248,51 @@ export const invoiceCsvQuerySchema = invoiceListQuerySchema.pick({ issued_from: 
 
 /** `:id` of GET /billing/payments/:id/receipt.pdf. */
 export const paymentParamsSchema = z.object({ id: z.uuid({ error: '支払IDの形式が正しくありません' }) });
+
+/** `:id` of GET /billing/credit-notes/:id/pdf. */
+export const creditNoteParamsSchema = z.object({ id: z.uuid({ error: '返還請求書IDの形式が正しくありません' }) });
+
+// ---------------------------------------------------------------- admin: void, credit notes, write-off
+
+export const ADJUSTMENT_REASON_MAX = 500;
+/** The most one credit note may return (tax included); the invoice's own total caps it first. */
+export const CREDIT_NOTE_AMOUNT_MAX = 100_000_000_000;
+
+const adjustmentReason = z
+  .string({ error: '理由を入力してください' })
+  .trim()
+  .min(1, '理由を入力してください')
+  .max(ADJUSTMENT_REASON_MAX, `理由は${ADJUSTMENT_REASON_MAX}文字以内で入力してください`);
+
+/** POST /admin/invoices/:id/void and /write-off. */
+export const invoiceReasonBodySchema = z.object({ reason: adjustmentReason });
+
+export type InvoiceReasonBody = z.infer<typeof invoiceReasonBodySchema>;
+
+const amountMessage = '返還額は1円以上の整数(税込)で入力してください';
+
+/** POST /admin/invoices/:id/credit-notes: the amount returned, tax included, whole yen. */
+export const creditNoteBodySchema = z.object({
+  amount_yen: z
+    .number({ error: amountMessage })
+    .int(amountMessage)
+    .min(1, amountMessage)
+    .max(CREDIT_NOTE_AMOUNT_MAX, '返還額が大きすぎます'),
+  reason: adjustmentReason,
+  /** What is returned, as printed (default: the invoice's service and period). */
+  description: z.string().trim().max(200, '内容は200文字以内で入力してください').optional(),
+});
+
+export type CreditNoteBody = z.infer<typeof creditNoteBodySchema>;
+
+export const invoiceAdjustmentResultSchema = z.object({
+  invoice: invoiceSummarySchema,
+  /** The credit note issued (credit-notes only). */
+  credit_note: creditNoteSchema.nullable(),
+  /** Account credit given back (void) or added (a credit note's excess). */
+  credit_to_account: yen,
+});
+
+export type InvoiceAdjustmentResult = z.infer<typeof invoiceAdjustmentResultSchema>;
+
+export const invoiceAdjustmentResponseSchema = ok(invoiceAdjustmentResultSchema);

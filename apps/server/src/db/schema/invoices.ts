@@ -83,7 +83,7 @@ export const invoices = pgTable(
     totalYen: bigint('total_yen', { mode: 'number' }).notNull(),
     /** Credit of earlier over-payments applied to this invoice. */
     creditAppliedYen: bigint('credit_applied_yen', { mode: 'number' }).notNull().default(0),
-    /** Received and booked so far (payments + fees booked); due = total − credit applied − paid. */
+    /** Received and booked so far (payments + fees booked); due = total − credit applied − paid − credited. */
     paidYen: bigint('paid_yen', { mode: 'number' }).notNull().default(0),
     paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
     /** Issuer (ISSUER_* config) and recipient (宛名, 敬称, address, お客様番号) as at issue. */
@@ -99,6 +99,11 @@ export const invoices = pgTable(
     /** The last payment-provider event applied (its `created`), so an older event never undoes a newer state. */
     providerStateAt: bigint('provider_state_at', { mode: 'number' }),
     voidReason: text('void_reason'),
+    /** Σ of the invoice's credit notes (適格返還請求書), at most total_yen; what is owed counts it (remainingYen). */
+    creditedYen: bigint('credited_yen', { mode: 'number' }).notNull().default(0),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    writtenOffAt: timestamp('written_off_at', { withTimezone: true }),
+    writeOffReason: text('write_off_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     issuedAt: timestamp('issued_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -111,6 +116,7 @@ export const invoices = pgTable(
     index('invoices_status_idx').on(t.status, t.dueDate),
     // A month's figures (admin revenue and dashboard) from the index alone.
     index('invoices_month_figures_idx').on(t.yearMonth, t.kind, t.status, t.subtotalYen, t.taxYen, t.totalYen, t.paidYen, t.creditAppliedYen),
+    check('invoices_credited', sql`${t.creditedYen} >= 0 AND ${t.creditedYen} <= ${t.totalYen}`),
     check('invoices_amounts', sql`${t.subtotalYen} >= 0 AND ${t.taxYen} >= 0 AND ${t.totalYen} = ${t.subtotalYen} + ${t.taxYen} AND ${t.paidYen} >= 0 AND ${t.creditAppliedYen} >= 0`),
   ],
 );

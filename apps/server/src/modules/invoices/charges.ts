@@ -131,3 +131,16 @@ export function nextYearMonth(yearMonth: string): string {
   const [y, m] = yearMonth.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
 }
+
+/**
+ * The tax inside a credit note (適格返還請求書) of `amountYen` (tax included) on an invoice already
+ * credited `creditedBeforeYen`: tax = ⌊Σ after × 10 / 110⌋ − ⌊Σ before × 10 / 110⌋, the tax
+ * included in the cumulative amount returned, rounded down once. A credit of the whole total
+ * (in one note or several) returns exactly the invoice's tax, since ⌊(S + ⌊S/10⌋) × 10 / 110⌋ =
+ * ⌊S/10⌋; subtotal = amount − tax.
+ */
+export function creditNoteSplit(creditedBeforeYen: number, amountYen: number): { subtotalYen: number; taxYen: number } {
+  const included = (yen: number) => Math.floor((yen * TAX_RATE_PERCENT) / (100 + TAX_RATE_PERCENT));
+  const taxYen = included(creditedBeforeYen + amountYen) - included(creditedBeforeYen);
+  return { subtotalYen: amountYen - taxYen, taxYen };
+}

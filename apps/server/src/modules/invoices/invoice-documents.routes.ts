@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/invoices';
+import { creditNoteParamsSchema, invoiceParamsSchema, paymentParamsSchema } from '@poi/shared/schemas/invoices';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
 import { attachment } from '../../lib/http';
@@ -45,5 +45,19 @@ export const invoiceDocumentRoutes: FastifyPluginAsyncZod<{ invoiceDocumentsServ
       },
     },
     async (request, reply) => sendPdf(reply, await service.receiptPdf(requireUser(request), request.params.id), `receipt-${request.params.id}`),
+  );
+
+  app.get(
+    '/billing/credit-notes/:id/pdf',
+    {
+      schema: {
+        tags,
+        summary: '返還請求書(適格返還請求書)のPDF。自分の請求書に対するもののみ(管理者はすべて)',
+        params: creditNoteParamsSchema,
+        produces: ['application/pdf'],
+        response: errorResponses(403),
+      },
+    },
+    async (request, reply) => sendPdf(reply, await service.creditNotePdf(requireUser(request), request.params.id), `credit-note-${request.params.id}`),
   );
 };

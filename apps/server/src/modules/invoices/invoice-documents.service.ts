@@ -7,10 +7,14 @@ import type { CurrentUser } from '../../plugins/auth';
 import type { InvoiceRow } from './invoices.mapper';
 import * as repo from './invoice-documents.repository';
 import { renderInvoicePdf, renderReceiptPdf, sha256Hex } from './invoice-pdf';
+import { findCreditNote, storeCreditNotePdfSha256 } from './invoice-adjustments.repository';
+import { renderCreditNotePdf } from './credit-note-pdf';
+import { dayOf } from '@poi/shared/billing-time';
 
 import { BILLING_MEMBER_FORBIDDEN, INVOICE_NOT_FOUND } from './invoices.service';
 
 export const RECEIPT_NOT_FOUND = '領収書が見つかりません';
+export const CREDIT_NOTE_NOT_FOUND = '返還請求書が見つかりません';
 
 export interface PdfDocument {
   fileName: string;
@@ -22,6 +26,8 @@ export interface InvoiceDocumentsService {
   invoicePdf(user: CurrentUser, invoiceId: string): Promise<PdfDocument>;
   /** The 領収書 of a payment on such an invoice. */
   receiptPdf(user: CurrentUser, paymentId: string): Promise<PdfDocument>;
+  /** A credit note (適格返還請求書) on such an invoice. */
+  creditNotePdf(user: CurrentUser, creditNoteId: string): Promise<PdfDocument>;
 }
 
 export function createInvoiceDocumentsService(deps: { db: Db; config: Pick<Config, 'bank'>; log: FastifyBaseLogger }): InvoiceDocumentsService {
@@ -43,10 +49,19 @@ export function createInvoiceDocumentsService(deps: { db: Db; config: Pick<Confi
   /**
    * Renders from the invoice's own columns and snapshots, so every render of an issued invoice
    * gives the same bytes: the first render's SHA-256 is stored, later ones are compared with it.
+   * A void invoice is served with its 「無効」 stamp (void date and reason): that render is not
+   * the issued document, so the stored hash stays the stamp-less original's, which is rendered
+   * and checked alongside (and reproducible byte for byte from the same columns at any time).
    */
   async function render(invoice: InvoiceRow): Promise<Buffer> {
     const lines = await repo.linesOfInvoice(db, invoice.id);
     const pdf = await renderInvoicePdf({ invoice, lines, bank: config.bank ?? null });
+    await checkHash(invoice, pdf);
+    if (invoice.status !== 'void' || !invoice.voidedAt) return pdf;
+    return renderInvoicePdf({ invoice, lines, bank: config.bank ?? null, voided: { on: dayOf(invoice.voidedAt), reason: invoice.voidReason ?? '' } });
+  }
+
+  async function checkHash(invoice: InvoiceRow, pdf: Buffer): Promise<void> {
     const sha256 = sha256Hex(pdf);
     if (!invoice.pdfSha256) {
       if (!(await repo.storePdfSha256(db, invoice.id, sha256))) {
@@ -56,7 +71,6 @@ export function createInvoiceDocumentsService(deps: { db: Db; config: Pick<Confi
     } else if (invoice.pdfSha256 !== sha256) {
       log.warn({ invoice: invoice.number, stored: invoice.pdfSha256, rendered: sha256 }, 'invoice PDF differs from its first render');
     }
-    return pdf;
   }
 
   return {
@@ -73,6 +87,18 @@ export function createInvoiceDocumentsService(deps: { db: Db; config: Pick<Confi
       if (!payment || !invoice) throw new AppError('NOT_FOUND', RECEIPT_NOT_FOUND);
       await assertReadable(user, invoice, RECEIPT_NOT_FOUND);
       return { fileName: `${payment.receiptNumber}.pdf`, pdf: await renderReceiptPdf({ payment, invoice }) };
+    },
+
+    async creditNotePdf(user, creditNoteId) {
+      const note = await findCreditNote(db, creditNoteId);
+      const invoice = note && (await repo.findIssuedInvoice(db, note.invoiceId));
+      if (!note || !invoice) throw new AppError('NOT_FOUND', CREDIT_NOTE_NOT_FOUND);
+      await assertReadable(user, invoice, CREDIT_NOTE_NOT_FOUND);
+      const pdf = await renderCreditNotePdf({ note, invoice });
+      const sha256 = sha256Hex(pdf);
+      if (!note.pdfSha256) await storeCreditNotePdfSha256(db, note.id, sha256);
+      else if (note.pdfSha256 !== sha256) log.warn({ creditNote: note.number, stored: note.pdfSha256, rendered: sha256 }, 'credit note PDF differs from its first render');
+      return { fileName: `${note.number}.pdf`, pdf };
     },
   };
 }

@@ -2,7 +2,7 @@ import { formatYen } from '@poi/shared/format';
 import type { Config } from '../../config';
 import { button, detailsTable, mailHtml, paragraph, paragraphs } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
-import type { InvoiceRow } from './invoices.mapper';
+import { remainingYen, type InvoiceRow } from './invoices.mapper';
 import { bankTransferInstructions } from '../billing-accounts/bank-transfer';
 
 /** Whole yen as mails write it: '¥12,345'. */
@@ -13,7 +13,7 @@ const dateLabel = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5,
 /** 「請求書発行のお知らせ」: number, period, amounts, due date and how it is paid, with the link to /billing. */
 export function buildInvoiceIssuedMail(to: string, invoice: InvoiceRow, config: Pick<Config, 'publicUrl' | 'bank'>): MailMessage {
   const recipient = invoice.recipientSnapshot as { addressee: string; honorific: string; customer_number: string };
-  const due = invoice.totalYen - invoice.creditAppliedYen - invoice.paidYen;
+  const due = remainingYen(invoice);
   const link = `${config.publicUrl}/billing`;
   const how: string[] = [];
   if (due <= 0) how.push('お預かりしているクレジット(過入金分)で全額お支払い済みです。お手続きは不要です。');

@@ -64,6 +64,11 @@ export interface InvoicePdfView {
   lines: Array<Pick<InvoiceLineRow, 'position' | 'description' | 'quantity' | 'unitPriceSen' | 'amountYen' | 'taxRateBp'>>;
   /** The transfer account for a bank-transfer invoice when the issuer snapshot has none. */
   bank?: BankAccount | null;
+  /**
+   * A void invoice is served with a 「無効」 stamp, its date and reason over the issued document.
+   * Without it the bytes are the issued original's (whose SHA-256 is stored).
+   */
+  voided?: { on: string; reason: string } | null;
 }
 
 export interface ReceiptPdfView {
@@ -89,7 +94,7 @@ export function formatDateJa(day: string | null | undefined): string {
 }
 
 /** The PDF's creation date: the document's own date at 00:00 JST, never the time of rendering. */
-function documentDate(day: string | null | undefined): Date {
+export function documentDate(day: string | null | undefined): Date {
   const d = day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00+09:00`) : new Date(0);
   return Number.isNaN(d.getTime()) ? new Date(0) : d;
 }
@@ -120,15 +125,15 @@ function loadFonts(): { regular: Buffer; bold: Buffer } {
 
 // ------------------------------------------------------------------ drawing
 
-const PAGE = { width: 595.28, height: 841.89 };
-const MARGIN = 48;
-const CONTENT_WIDTH = PAGE.width - MARGIN * 2;
+export const PAGE = { width: 595.28, height: 841.89 };
+export const MARGIN = 48;
+export const CONTENT_WIDTH = PAGE.width - MARGIN * 2;
 const BOTTOM = PAGE.height - 64;
-const COLOR = { text: '#1f2328', muted: '#5b6470', rule: '#c9ced6', head: '#eef1f5', accent: '#1d4e89' };
+export const COLOR = { text: '#1f2328', muted: '#5b6470', rule: '#c9ced6', head: '#eef1f5', accent: '#1d4e89' };
 
 type Doc = PDFKit.PDFDocument;
 
-function newDocument(meta: { title: string; author: string; subject: string; date: Date }): Doc {
+export function newDocument(meta: { title: string; author: string; subject: string; date: Date }): Doc {
   const f = loadFonts();
   const doc = new PDFDocument({
     size: 'A4',
@@ -145,7 +150,7 @@ function newDocument(meta: { title: string; author: string; subject: string; dat
   return doc;
 }
 
-function finish(doc: Doc): Promise<Buffer> {
+export function finish(doc: Doc): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -164,19 +169,19 @@ interface TextOptions {
 }
 
 /** One line (or a wrapped paragraph when `width` is given); answers the height used. */
-function text(doc: Doc, value: string, x: number, y: number, o: TextOptions = {}): number {
+export function text(doc: Doc, value: string, x: number, y: number, o: TextOptions = {}): number {
   doc.font(o.bold ? 'jp-bold' : 'jp').fontSize(o.size ?? 9).fillColor(o.color ?? COLOR.text);
   const width = o.width ?? CONTENT_WIDTH;
   doc.text(value, x, y, { width, align: o.align ?? 'left', lineGap: 1 });
   return doc.heightOfString(value, { width, lineGap: 1 });
 }
 
-function rule(doc: Doc, x1: number, y: number, x2: number, color = COLOR.rule, width = 0.6): void {
+export function rule(doc: Doc, x1: number, y: number, x2: number, color = COLOR.rule, width = 0.6): void {
   doc.moveTo(x1, y).lineTo(x2, y).lineWidth(width).strokeColor(color).stroke();
 }
 
 /** Page numbers and the document number on every page (drawn last, when the page count is known). */
-function footers(doc: Doc, label: string): void {
+export function footers(doc: Doc, label: string): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -186,11 +191,11 @@ function footers(doc: Doc, label: string): void {
   }
 }
 
-function issuerOf(snapshot: unknown): IssuerSnapshot {
+export function issuerOf(snapshot: unknown): IssuerSnapshot {
   return (snapshot ?? {}) as IssuerSnapshot;
 }
 
-function recipientOf(snapshot: unknown): RecipientSnapshot {
+export function recipientOf(snapshot: unknown): RecipientSnapshot {
   return (snapshot ?? {}) as RecipientSnapshot;
 }
 
@@ -205,7 +210,7 @@ export function invoiceTitle(issuerSnapshot: unknown): string {
 }
 
 /** The issuer's block (right column): name, address, contact, registration number. */
-function drawIssuer(doc: Doc, issuer: IssuerSnapshot, x: number, y: number, width: number): number {
+export function drawIssuer(doc: Doc, issuer: IssuerSnapshot, x: number, y: number, width: number): number {
   const start = y;
   y += text(doc, issuer.name?.trim() || 'POI Cloud', x, y, { size: 11, bold: true, width }) + 2;
   if (issuer.address) y += text(doc, issuer.address, x, y, { size: 8.5, width });
@@ -217,7 +222,7 @@ function drawIssuer(doc: Doc, issuer: IssuerSnapshot, x: number, y: number, widt
 }
 
 /** 宛名 + 敬称 underlined, with postal code and address above it. */
-function drawRecipient(doc: Doc, recipient: RecipientSnapshot, x: number, y: number, width: number): number {
+export function drawRecipient(doc: Doc, recipient: RecipientSnapshot, x: number, y: number, width: number): number {
   const start = y;
   if (recipient.postal_code) y += text(doc, `〒${recipient.postal_code}`, x, y, { size: 8.5, width });
   if (recipient.address) y += text(doc, recipient.address, x, y, { size: 8.5, width });
@@ -393,8 +398,25 @@ export async function renderInvoicePdf(view: InvoicePdfView): Promise<Buffer> {
     text(doc, 'ご請求金額は、ご登録のクレジットカードにて請求書の発行時に決済いたします。', MARGIN, y, { size: 8.5 });
   }
 
+  if (view.voided) drawVoidStamp(doc, view.voided);
   footers(doc, `${title}\u3000${number}`);
   return finish(doc);
+}
+
+/** On every page: a large 「無効」 stamp and, above the title, the void date and reason. */
+function drawVoidStamp(doc: Doc, voided: { on: string; reason: string }): void {
+  const range = doc.bufferedPageRange();
+  const red = '#b42318';
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    doc.font('jp-bold').fontSize(8).fillColor(red);
+    doc.text(`この請求書は無効です（無効日 ${formatDateJa(voided.on)}\u3000理由: ${voided.reason}）`, MARGIN, 16, { width: CONTENT_WIDTH, height: 22, ellipsis: true, lineGap: 1 });
+    doc.save();
+    doc.rotate(-18, { origin: [PAGE.width - MARGIN - 90, 150] });
+    doc.rect(PAGE.width - MARGIN - 160, 118, 140, 64).lineWidth(3).strokeColor(red).stroke();
+    doc.font('jp-bold').fontSize(38).fillColor(red).text('無効', PAGE.width - MARGIN - 160, 126, { width: 140, align: 'center', lineBreak: false });
+    doc.restore();
+  }
 }
 
 /** お振込先, the お客様番号 to type before the payer name, the due date, fees borne by the customer. */

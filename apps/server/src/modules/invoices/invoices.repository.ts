@@ -1,9 +1,15 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
 import { payments } from '../../db/schema/payments';
 import { carriedCondition } from './close.repository';
 import type { InvoiceRow, PaymentRow } from './invoices.mapper';
+
+/**
+ * What is still owed on an invoice, in SQL (before the floor at 0): the twin of `remainingYen` in
+ * invoices.mapper.ts. Every query that asks "is something owed" uses this one expression.
+ */
+export const owedSql = (): SQL => sql`(${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} - ${invoices.creditedYen})`;
 
 export interface InvoiceFilters {
   issuedFrom?: string;
@@ -54,12 +60,12 @@ export async function paymentsOf(ex: Executor, invoiceId: string): Promise<Payme
   return ex.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(asc(payments.createdAt));
 }
 
-/** An issued invoice not yet settled (the card cannot be removed meanwhile). */
+/** An issued invoice with something still owed (the card cannot be removed meanwhile). */
 export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Promise<boolean> {
   const rows = await ex
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(eq(invoices.billingAccountId, billingAccountId), isNotNull(invoices.number), inArray(invoices.status, ['issued', 'partially_paid', 'overdue'])))
+    .where(and(eq(invoices.billingAccountId, billingAccountId), isNotNull(invoices.number), inArray(invoices.status, ['issued', 'partially_paid', 'overdue']), sql`${owedSql()} > 0`))
     .limit(1);
   return rows.length > 0;
 }

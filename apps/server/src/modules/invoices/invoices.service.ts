@@ -15,7 +15,8 @@ import * as repo from './invoices.repository';
 import { computeCharges } from './charges';
 import { freeSearchesOfUsers, monthUsage, userTargets, corporateMembers } from './close.repository';
 import { mergeUsage, monthlyFeeSenFor } from './close.service';
-import { toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
+import { toCreditNote, toInvoiceSummary, toPayment, type InvoiceRow } from './invoices.mapper';
+import { creditNotesOf } from './invoice-adjustments.repository';
 import { csvDocument } from '@poi/shared/csv';
 
 export const INVOICE_NOT_FOUND = '請求書が見つかりません';
@@ -37,7 +38,7 @@ const STATUS_LABELS: Record<InvoiceRow['status'], string> = {
   partially_paid: '一部入金',
   overdue: '支払期限超過',
   void: '無効',
-  uncollectible: '回収不能',
+  uncollectible: '貸倒れ',
 };
 const METHOD_LABELS = { card: 'クレジットカード', bank_transfer: '銀行振込' } as const;
 
@@ -205,7 +206,7 @@ export function createBillingService(deps: { db: Db; config: Pick<Config, 'strip
 
     async invoiceDetail(user, id) {
       const invoice = await ownInvoice(user, id);
-      const [lines, paymentRows] = await Promise.all([repo.invoiceLinesOf(db, invoice.id), repo.paymentsOf(db, invoice.id)]);
+      const [lines, paymentRows, notes] = await Promise.all([repo.invoiceLinesOf(db, invoice.id), repo.paymentsOf(db, invoice.id), creditNotesOf(db, invoice.id)]);
       const issuer = invoice.issuerSnapshot as { name?: string; registration_number?: string | null; address?: string | null };
       const recipient = invoice.recipientSnapshot as { addressee?: string; honorific?: string; customer_number?: string; postal_code?: string | null; address?: string | null };
       return {
@@ -231,6 +232,12 @@ export function createBillingService(deps: { db: Db; config: Pick<Config, 'strip
         bank_transfer: invoice.paymentMethod === 'bank_transfer' ? bankTransferInstructions(config.bank, recipient.customer_number ?? '') : null,
         pay_now_url: invoice.payNowUrl,
         last_payment_error: invoice.lastPaymentError,
+        // A carried-over draft's void_reason is internal ('carried_over:…'); only an admin void shows one.
+        void_reason: invoice.status === 'void' ? invoice.voidReason : null,
+        voided_at: invoice.voidedAt?.toISOString() ?? null,
+        write_off_reason: invoice.writeOffReason,
+        written_off_at: invoice.writtenOffAt?.toISOString() ?? null,
+        credit_notes: notes.map(toCreditNote),
       };
     },
   };

@@ -27,3 +27,9 @@ export async function nextReceiptNumber(ex: Executor, receivedOn: string): Promi
   const ym = receivedOn.slice(0, 7).replace('-', '');
   return `R-${ym}-${String(await nextNumber(ex, `receipt:${ym}`)).padStart(6, '0')}`;
 }
+
+/** CN-YYYYMM-NNNNNN for a credit note (適格返還請求書) issued on a 'YYYY-MM-DD' day. */
+export async function nextCreditNoteNumber(ex: Executor, issueDate: string): Promise<string> {
+  const ym = issueDate.slice(0, 7).replace('-', '');
+  return `CN-${ym}-${String(await nextNumber(ex, `credit_note:${ym}`)).padStart(6, '0')}`;
+}

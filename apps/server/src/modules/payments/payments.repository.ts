@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -9,6 +9,7 @@ import { users } from '../../db/schema/users';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
 import { nextReceiptNumber } from '../invoices/numbering.repository';
+import { owedSql } from '../invoices/invoices.repository';
 
 export interface NewPayment {
   invoiceId: string;
@@ -105,7 +106,7 @@ export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Pr
       and(
         eq(invoices.billingAccountId, billingAccountId),
         inArray(invoices.status, OPEN),
-        sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+        sql`${owedSql()} > 0`,
       ),
     )
     .limit(1);
@@ -211,6 +212,53 @@ export async function recordCardFailureEvent(ex: Executor, invoiceId: string, pa
     .update(invoices)
     .set({ lastPaymentError: message, providerStateAt: eventCreated, stripePaymentIntentId: paymentIntentId, updatedAt: sql`now()` })
     .where(eq(invoices.id, invoiceId));
+}
+
+/**
+ * Card invoices of the account a newly saved card pays at once: overdue ones (the automatic retries
+ * are over) and issued / partially paid ones whose charge was declined and waits for a retry.
+ * Only this explicit path charges an overdue invoice; the retry job never selects one.
+ */
+export async function cardInvoicesToChargeWithNewCard(ex: Executor, billingAccountId: string): Promise<string[]> {
+  const rows = await ex
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.billingAccountId, billingAccountId),
+        eq(invoices.paymentMethod, 'card'),
+        isNotNull(invoices.number),
+        sql`${owedSql()} > 0`,
+        or(eq(invoices.status, 'overdue'), and(inArray(invoices.status, CHARGEABLE), gt(invoices.paymentAttempts, 0), isNotNull(invoices.nextRetryAt))),
+      ),
+    )
+    .orderBy(invoices.issueDate, invoices.id);
+  return rows.map((r) => r.id);
+}
+
+// ------------------------------------------------------------------ paying an invoice on demand
+
+/** The audit action that records each pay-on-demand Checkout Session (and is where it is looked up). */
+export const PAY_SESSION_CREATED = 'invoice.pay_session_created';
+
+export interface PaySession {
+  attempt: number;
+  sessionId: string;
+  url: string;
+  amount: number;
+}
+
+/** The newest pay-on-demand Checkout Session of the invoice (its audit row), if any. */
+export async function latestPaySession(ex: Executor, invoiceId: string): Promise<PaySession | undefined> {
+  const [row] = await ex
+    .select({ after: auditLogs.after })
+    .from(auditLogs)
+    .where(and(eq(auditLogs.targetType, 'invoice'), eq(auditLogs.targetId, invoiceId), eq(auditLogs.action, PAY_SESSION_CREATED)))
+    .orderBy(desc(auditLogs.id))
+    .limit(1);
+  const a = row?.after as { attempt?: number; session_id?: string; url?: string; amount?: number } | undefined;
+  if (!a?.session_id || !a.url || typeof a.attempt !== 'number' || typeof a.amount !== 'number') return undefined;
+  return { attempt: a.attempt, sessionId: a.session_id, url: a.url, amount: a.amount };
 }
 
 /** Issued card invoices whose retry is due at `now`, the longest waiting first (at most `limit`). */

@@ -2,6 +2,7 @@ import { desc, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
+import { owedSql } from '../invoices/invoices.repository';
 
 /** A row of an aggregate: numbers come back as strings or numbers, read with Number(). */
 export type RevenueRow = Record<string, unknown>;
@@ -22,7 +23,7 @@ export async function invoiceFiguresByMonth(ex: Executor, months: string[]): Pro
   return (await ex.execute<RevenueRow>(sql`
     SELECT year_month, count(*)::int AS invoices, sum(subtotal_yen) AS billed, sum(tax_yen) AS tax, sum(total_yen) AS total,
            sum(paid_yen + credit_applied_yen) AS collected,
-           sum(greatest(total_yen - credit_applied_yen - paid_yen, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')) AS outstanding
+           sum(greatest(${owedSql()}, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')) AS outstanding
     FROM invoices
     WHERE year_month IN (${sql.join(months.map((m) => sql`${m}`), sql`, `)}) AND kind = 'monthly' AND status NOT IN ('draft', 'void')
     GROUP BY year_month`)).rows;
@@ -88,13 +89,12 @@ export async function platformDatasetRevenue(ex: Executor, first: string, last: 
     GROUP BY 1, 2 ORDER BY sen DESC, 2, 1`)).rows;
 }
 
-/** The dashboard's counts: overdue invoices and their amount, failed card payments, pending applications and transfers. */
+/** The dashboard's counts: overdue invoices and their amount, pending applications and transfers (failed card payments: users.repository). */
 export async function dashboardCounts(ex: Executor): Promise<RevenueRow[]> {
   return (await ex.execute<RevenueRow>(sql`
     SELECT
-      (SELECT count(*) FROM invoices WHERE status = 'overdue')::int AS overdue_count,
-      (SELECT coalesce(sum(total_yen - credit_applied_yen - paid_yen), 0) FROM invoices WHERE status = 'overdue')::bigint AS overdue_amount,
-      (SELECT count(*) FROM invoices WHERE payment_method = 'card' AND status IN ('issued', 'overdue') AND last_payment_error IS NOT NULL)::int AS failed_cards,
+      (SELECT count(*) FROM invoices WHERE status = 'overdue' AND ${owedSql()} > 0)::int AS overdue_count,
+      (SELECT coalesce(sum(greatest(${owedSql()}, 0)), 0) FROM invoices WHERE status = 'overdue')::bigint AS overdue_amount,
       (SELECT count(*) FROM corporate_accounts WHERE status = 'pending' AND payment_method = 'bank_transfer')::int AS pending_applications,
       (SELECT count(*) FROM invoices WHERE payment_method = 'bank_transfer' AND status IN ('issued', 'partially_paid', 'overdue'))::int AS pending_transfers`)).rows;
 }

@@ -1,7 +1,7 @@
 import { formatYen } from '@poi/shared/format';
 import { noticeMail } from '../../lib/mail-layout';
 import type { MailMessage } from '../../plugins/mail';
-import type { InvoiceRow, PaymentRow } from '../invoices/invoices.mapper';
+import { remainingYen, type InvoiceRow, type PaymentRow } from '../invoices/invoices.mapper';
 
 /** Whole yen as mails write it: '¥12,345'. */
 const yen = (n: number): string => formatYen(n, 0);
@@ -10,7 +10,7 @@ const dateLabel = (d: string): string => `${d.slice(0, 4)}年${Number(d.slice(5,
 /** 「ご入金確認のお知らせ」(領収): a confirmed bank transfer, what remains or the credit kept. */
 export function buildTransferReceiptMail(to: string, invoice: InvoiceRow, payment: PaymentRow, creditAdded: number, publicUrl: string): MailMessage {
   const recipient = invoice.recipientSnapshot as { addressee?: string; honorific?: string };
-  const remaining = Math.max(0, invoice.totalYen - invoice.creditAppliedYen - invoice.paidYen);
+  const remaining = remainingYen(invoice);
   const paragraphs = ['いつも POI Cloud をご利用いただきありがとうございます。', `請求書 ${invoice.number} へのお振込みを確認いたしました。`];
   if (remaining > 0) paragraphs.push(`残額 ${yen(remaining)} のお振込みをお願いいたします。`);
   else paragraphs.push('この請求書のお支払いは完了しました。');

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client';
 import { billingAccounts, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
 import type { InvoiceRow } from '../invoices/invoices.mapper';
+import { owedSql } from '../invoices/invoices.repository';
 
 const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
 
@@ -12,7 +13,7 @@ const pendingWhere = () =>
     eq(invoices.paymentMethod, 'bank_transfer'),
     isNotNull(invoices.number),
     inArray(invoices.status, OPEN),
-    sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+    sql`${owedSql()} > 0`,
   );
 
 export async function countPendingTransfers(ex: Executor): Promise<number> {
@@ -56,7 +57,7 @@ export async function lockOverdueCandidates(ex: Executor, today: string): Promis
         isNotNull(invoices.number),
         inArray(invoices.status, ['issued', 'partially_paid']),
         lt(invoices.dueDate, today),
-        sql`${invoices.totalYen} - ${invoices.creditAppliedYen} - ${invoices.paidYen} > 0`,
+        sql`${owedSql()} > 0`,
       ),
     )
     .orderBy(asc(invoices.dueDate), asc(invoices.number))
