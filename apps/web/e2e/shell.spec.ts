@@ -88,7 +88,8 @@ test.describe('application shell', () => {
       ['/profile', 'プロフィール'],
       ['/upgrade', 'アカウントアップグレード'],
       ['/payment-method', 'お支払い方法'],
-      ['/payment-method/complete', 'カード登録完了'],
+      // Opened without a Checkout session: the title says the registration failed (カード登録完了 only on success).
+      ['/payment-method/complete', 'カード登録を完了できませんでした'],
       ['/revenue', '収益レポート'],
       ['/admin/dashboard', '管理ダッシュボード'],
       ['/admin/users', 'ユーザー管理'],

@@ -80,7 +80,8 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: <Titled title="プロフィール"><ProfilePage /></Titled> },
       { path: '/upgrade', element: <Titled title="アカウントアップグレード"><UpgradePage /></Titled> },
       { path: '/payment-method', element: <Titled title="お支払い方法"><PaymentMethodPage /></Titled> },
-      { path: '/payment-method/complete', element: <Titled title="カード登録完了"><PaymentCompletePage /></Titled> },
+      // Its title follows the outcome (完了, or could not be completed): set by the page.
+      { path: '/payment-method/complete', element: <PaymentCompletePage /> },
       {
         path: '/revenue',
         element: (

@@ -1,4 +1,5 @@
-import { NavLink, Link } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Link, useLocation } from 'react-router';
 import { getInitials } from '@poi/shared/format';
 import type { User } from '@poi/shared/schemas/users';
 import { AccountTypeBadge } from '../../components/ui/account-type-badge';
@@ -6,11 +7,27 @@ import { menuGroupsFor } from './menu';
 
 export const displayNameOf = (user: User | null): string => user?.display_name?.trim() || 'ゲスト';
 
-/** Menu groups and the account footer; used by the fixed sidebar and by the mobile drawer. */
+/**
+ * Menu groups and the account footer; used by the fixed sidebar and by the mobile drawer
+ * (`onNavigate` given), whose links are touch targets 44 px high.
+ */
 export function SideMenu({ user, onNavigate }: { user: User | null; onNavigate?: () => void }) {
+  const list = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // The admin's menu is taller than a 800 px window: scroll the current page's link into view
+  // (inside the menu only; the page itself does not move).
+  useEffect(() => {
+    const box = list.current;
+    const current = box?.querySelector<HTMLElement>('a[aria-current="page"]');
+    if (!box || !current) return;
+    const top = current.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    const bottom = top + current.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = Math.max(0, top - 8);
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight + 8;
+  }, [pathname]);
   return (
     <div className="flex h-full flex-col">
-      <div className="flex-1 overflow-y-auto px-3 py-4">
+      <div ref={list} className="min-h-0 flex-1 overflow-y-auto px-3 py-4">
         {menuGroupsFor(user).map((group) => (
           <div key={group.id} className="mb-4" data-menu-group={group.id}>
             {group.heading ? (
@@ -23,7 +40,7 @@ export function SideMenu({ user, onNavigate }: { user: User | null; onNavigate?:
                     to={item.to}
                     onClick={onNavigate}
                     className={({ isActive }) =>
-                      `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
+                      `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${onNavigate ? 'min-h-11' : ''} ${
                         isActive ? 'bg-blue-50 text-blue-800' : 'text-gray-800 hover:bg-gray-100'
                       }`
                     }

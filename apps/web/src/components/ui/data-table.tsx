@@ -10,6 +10,11 @@ export interface Column<T> {
   rowHeader?: boolean;
   headerClassName?: string;
   className?: string;
+  /**
+   * The column stays at the right edge while the table scrolls sideways inside its box (a row's
+   * actions): on a window too narrow for every column the action is still in view.
+   */
+  stickyEnd?: boolean;
 }
 
 /** Cards instead of the table below the md breakpoint, for lists whose rows are too wide for a phone. */
@@ -49,6 +54,9 @@ interface DataTableProps<T> {
 
 const cellAlign = (c: { align?: 'right' }) => (c.align === 'right' ? 'text-right tabular-nums' : '');
 const keyOf = <T,>(c: Column<T>) => c.key ?? String(c.header);
+// The sticky column's own background (the rows scroll underneath it) and a rule on its left.
+const STICKY_HEAD = 'sticky right-0 bg-gray-50 shadow-[inset_1px_0_0_#e5e7eb]';
+const STICKY_CELL = 'sticky right-0 bg-white shadow-[inset_1px_0_0_#e5e7eb]';
 
 /**
  * The console's table: scrolls sideways inside its own box on a phone (the page never widens), with
@@ -79,7 +87,11 @@ export function DataTable<T>({
         <thead className={headClassName}>
           <tr>
             {columns.map((c) => (
-              <th key={keyOf(c)} scope="col" className={c.headerClassName ?? `whitespace-nowrap px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''}`}>
+              <th
+                key={keyOf(c)}
+                scope="col"
+                className={`${c.headerClassName ?? `whitespace-nowrap px-3 py-2 font-medium ${c.align === 'right' ? 'text-right' : ''}`} ${c.stickyEnd ? STICKY_HEAD : ''}`}
+              >
                 {c.header}
               </th>
             ))}
@@ -96,7 +108,7 @@ export function DataTable<T>({
           {rows.map((r) => (
             <tr key={rowKey(r)} {...rowProps?.(r)}>
               {columns.map((c) => {
-                const cls = c.className ?? `whitespace-nowrap px-3 py-2 text-gray-900 ${cellAlign(c)}`;
+                const cls = `${c.className ?? `whitespace-nowrap px-3 py-2 text-gray-900 ${cellAlign(c)}`} ${c.stickyEnd ? STICKY_CELL : ''}`;
                 return c.rowHeader ? (
                   <th key={keyOf(c)} scope="row" className={cls}>
                     {c.cell(r)}

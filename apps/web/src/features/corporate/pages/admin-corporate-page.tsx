@@ -20,7 +20,9 @@ import {
 } from '../api/admin-corporate-api';
 import { CORPORATE_ROLE_LABELS, CORPORATE_STATUS_LABELS, dateOnly, DefinitionGrid } from '../../../components/admin/admin-labels';
 import { AdminListPage, CsvButton } from '../../../components/admin/admin-list';
+import { focusAfterRemoval } from '../../../lib/focus-after-removal';
 import { AuditSection } from '../../../components/admin/audit-list';
+import { CancellationRequests } from '../components/cancellation-requests';
 import { CorporateForm } from '../components/corporate-form';
 import { InvoiceSummaryList } from '../../../components/admin/invoice-summary-list';
 import { ReasonDialog } from '../../../components/admin/reason-dialog';
@@ -89,6 +91,7 @@ export function AdminCorporatePage() {
           </>
         }
       />
+      <CancellationRequests onOpen={setOpenId} />
       <div className="mb-4 flex flex-wrap items-end gap-2">
         <label className="text-sm text-gray-800">
           状態
@@ -130,8 +133,20 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
   const suspend = useSuspendCorporate(id);
   const addMember = useAddCorporateMember(id);
   const removeMember = useRemoveCorporateMember(id);
+  // The button that opened the action: approving removes 「承認する」, removing a member its row.
+  const [trigger, setTrigger] = useState<Element | null>(null);
+  const openAction = (next: Action) => {
+    setTrigger(document.activeElement);
+    setAction(next);
+  };
+  // Focus then goes to the next row's action, else this dialog's heading, rather than to <body>.
+  const keepFocus = () => {
+    const home = trigger?.closest('dialog');
+    focusAfterRemoval(trigger, () => home?.querySelector<HTMLElement>('h2'));
+  };
   const run = (write: (reason: string) => Promise<unknown>, done: string) => async (reason: string) => {
     await write(reason);
+    keepFocus();
     toast.success(done);
   };
 
@@ -165,7 +180,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
               メンバー({members.length})
             </h3>
             {a.status === 'active' || a.status === 'suspended' ? (
-              <Button variant="secondary" onClick={() => setAction('add-member')}>
+              <Button variant="secondary" onClick={() => openAction('add-member')}>
                 メンバーを追加
               </Button>
             ) : null}
@@ -176,7 +191,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
                 <span>
                   {m.display_name ?? m.email} <span className="text-xs text-gray-700">{m.email}</span> ・ {CORPORATE_ROLE_LABELS[m.corporate_role]}
                 </span>
-                <Button variant="ghost" onClick={() => setAction({ remove: m.id })} aria-label={`${m.email} を外す`}>
+                <Button variant="ghost" onClick={() => openAction({ remove: m.id })} aria-label={`${m.email} を外す`}>
                   外す
                 </Button>
               </li>
@@ -199,24 +214,24 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           a ? (
             <>
               {a.status !== 'rejected' ? (
-                <Button variant="secondary" onClick={() => setAction('edit')}>
+                <Button variant="secondary" onClick={() => openAction('edit')}>
                   情報を編集
                 </Button>
               ) : null}
               {a.status === 'pending' ? (
                 <>
-                  <Button variant="danger" onClick={() => setAction('reject')}>
+                  <Button variant="danger" onClick={() => openAction('reject')}>
                     却下する
                   </Button>
-                  <Button onClick={() => setAction('approve')}>承認する</Button>
+                  <Button onClick={() => openAction('approve')}>承認する</Button>
                 </>
               ) : null}
               {a.status === 'active' ? (
-                <Button variant="danger" onClick={() => setAction('suspend')}>
+                <Button variant="danger" onClick={() => openAction('suspend')}>
                   停止する
                 </Button>
               ) : null}
-              {a.status === 'suspended' ? <Button onClick={() => setAction('activate')}>再開する</Button> : null}
+              {a.status === 'suspended' ? <Button onClick={() => openAction('activate')}>再開する</Button> : null}
             </>
           ) : null
         }
@@ -231,6 +246,7 @@ function CorporateDetailDialog({ id, onClose }: { id: string; onClose: () => voi
           onClose={() => setAction(null)}
           onSubmit={async (reason) => {
             await activate.mutateAsync({ credit_limit: creditLimit === '' ? null : Number(creditLimit), payment_terms: terms, reason });
+            keepFocus();
             toast.success('お申し込みを承認しました');
           }}
         >

@@ -3,8 +3,13 @@ import { Link, useSearchParams } from 'react-router';
 import { CheckCircle2 } from 'lucide-react';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
+import { usePageTitle } from '../../../lib/use-page-title';
 import { authStore } from '../../../lib/auth-store';
 import { getCurrentUser, useCompleteCheckout } from '../api/payments-api';
+
+export const COMPLETE_TITLE = 'カード登録完了';
+export const CHECKING_TITLE = 'カード登録の確認';
+export const FAILED_TITLE = 'カード登録を完了できませんでした';
 
 const PURPOSE_TEXT = {
   card: 'カードを登録しました。今後の請求はこのカードで決済されます。',
@@ -22,6 +27,11 @@ export function PaymentCompletePage() {
     // The account type may have changed: the sidebar badge and the guards read the stored user.
     if (purpose) void getCurrentUser().then((u) => authStore.setUser(u)).catch(() => undefined);
   }, [purpose]);
+
+  // The heading and the document title say what happened (WCAG 2.4.2 / 2.4.6): never 「完了」 over an error.
+  const failed = !sessionId || complete.isError;
+  const title = failed ? FAILED_TITLE : complete.isPending ? CHECKING_TITLE : COMPLETE_TITLE;
+  usePageTitle(title);
 
   const back = (
     <Link to="/payment-method" className="font-medium text-blue-800 underline">
@@ -52,9 +62,9 @@ export function PaymentCompletePage() {
   }
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold text-gray-900">カード登録完了</h1>
+      <h1 className="text-2xl font-bold text-gray-900">{title}</h1>
       {body}
-      {complete.isError || !sessionId ? back : null}
+      {failed ? back : null}
     </div>
   );
 }

@@ -92,19 +92,36 @@ export function AdminPricingPage() {
     versions.filter((v) => v.account_type === t && new Date(v.effective_from).getTime() <= now).sort((a, b) => b.effective_from.localeCompare(a.effective_from))[0],
   ).filter((v): v is PricingVersion => !!v);
   const ordered = [...versions].sort((a, b) => b.effective_from.localeCompare(a.effective_from) || a.account_type.localeCompare(b.account_type));
+  // Long headers break before their unit only (「基本料金 / (円/検索)」), so both tables fit at 1280 px.
+  const wrapHead = 'px-3 py-2 text-right align-bottom font-medium';
+  const head = (field: string) => {
+    const label = FIELD_LABELS[field]!;
+    const at = label.indexOf('(');
+    if (at < 0) return { header: label };
+    return {
+      key: field,
+      header: (
+        <>
+          <span className="inline-block">{label.slice(0, at)}</span>
+          <span className="inline-block">{label.slice(at)}</span>
+        </>
+      ),
+    };
+  };
   const columns = (withActions: boolean) => [
     { header: 'アカウント種別', cell: (v: PricingVersion) => ACCOUNT_TYPE_LABELS[v.account_type] },
     { header: '適用開始', cell: (v: PricingVersion) => `${dateOnly(v.effective_from)}${isFuture(v) ? '(予定)' : ''}` },
-    { header: FIELD_LABELS.base_fee!, cell: (v: PricingVersion) => formatYen(v.base_fee, 2), align: 'right' as const },
-    { header: FIELD_LABELS.free_searches_per_month!, cell: (v: PricingVersion) => v.free_searches_per_month.toLocaleString('ja-JP'), align: 'right' as const },
-    { header: FIELD_LABELS.monthly_fee!, cell: (v: PricingVersion) => monthlyFee(v.monthly_fee), align: 'right' as const },
-    { header: FIELD_LABELS.provider_share_percent!, cell: (v: PricingVersion) => `${v.provider_share_percent}%`, align: 'right' as const },
-    { header: FIELD_LABELS.rate_limit_per_minute!, cell: (v: PricingVersion) => v.rate_limit_per_minute.toLocaleString('ja-JP'), align: 'right' as const },
-    { header: FIELD_LABELS.max_api_keys!, cell: (v: PricingVersion) => v.max_api_keys, align: 'right' as const },
+    { ...head('base_fee'), headerClassName: wrapHead, cell: (v: PricingVersion) => formatYen(v.base_fee, 2), align: 'right' as const },
+    { ...head('free_searches_per_month'), headerClassName: wrapHead, cell: (v: PricingVersion) => v.free_searches_per_month.toLocaleString('ja-JP'), align: 'right' as const },
+    { ...head('monthly_fee'), headerClassName: wrapHead, cell: (v: PricingVersion) => monthlyFee(v.monthly_fee), align: 'right' as const },
+    { ...head('provider_share_percent'), headerClassName: wrapHead, cell: (v: PricingVersion) => `${v.provider_share_percent}%`, align: 'right' as const },
+    { ...head('rate_limit_per_minute'), headerClassName: wrapHead, cell: (v: PricingVersion) => v.rate_limit_per_minute.toLocaleString('ja-JP'), align: 'right' as const },
+    { ...head('max_api_keys'), headerClassName: wrapHead, cell: (v: PricingVersion) => v.max_api_keys, align: 'right' as const },
     ...(withActions
       ? [
           {
             header: '操作',
+            stickyEnd: true,
             cell: (v: PricingVersion) =>
               isFuture(v) ? (
                 <span className="flex gap-1">

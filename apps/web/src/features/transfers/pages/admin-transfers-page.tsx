@@ -14,6 +14,7 @@ import { AdminListPage, CsvButton } from '../../../components/admin/admin-list';
 import { proposeStatementMatches, useConfirmTransfer, usePendingTransfers } from '../api/admin-transfers-api';
 import { transferDifference } from '../components/transfer-difference';
 import { useUrlParams } from '../../../lib/use-url-params';
+import { focusAfterRemoval } from '../../../lib/focus-after-removal';
 
 const PAGE_SIZE = 50;
 const DEFAULTS = { page: '1' };
@@ -28,6 +29,12 @@ export function AdminTransfersPage() {
   const [proposals, setProposals] = useState<StatementProposal[] | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  // The button that opened the dialog: once the transfer is booked its row may leave the list.
+  const trigger = useRef<Element | null>(null);
+  const openConfirm = (next: { transfer: PendingTransfer; proposal?: StatementProposal }) => {
+    trigger.current = document.activeElement;
+    setConfirming(next);
+  };
 
   const uploadStatement = async (file: File | undefined) => {
     if (!file) return;
@@ -60,6 +67,8 @@ export function AdminTransfersPage() {
             { header: '請求書番号', cell: (t) => t.invoice_number },
             {
               header: 'お客様',
+              // Long company names wrap, so the row's action stays in view at 1280 px.
+              className: 'min-w-40 max-w-64 px-3 py-2 text-gray-900',
               cell: (t) => (
                 <>
                   <span className="block">{t.customer_name}</span>
@@ -76,8 +85,9 @@ export function AdminTransfersPage() {
             { header: '状態', cell: (t) => INVOICE_STATUS_LABELS[t.status] },
             {
               header: '操作',
+              stickyEnd: true,
               cell: (t) => (
-                <Button variant="secondary" onClick={() => setConfirming({ transfer: t })} aria-label={`${t.invoice_number} の入金を確認`}>
+                <Button variant="secondary" onClick={() => openConfirm({ transfer: t })} aria-label={`${t.invoice_number} の入金を確認`}>
                   入金を確認
                 </Button>
               ),
@@ -110,7 +120,7 @@ export function AdminTransfersPage() {
             {uploadError}
           </p>
         ) : null}
-        {proposals ? <StatementProposals proposals={proposals} onConfirm={(transfer, proposal) => setConfirming({ transfer, proposal })} /> : null}
+        {proposals ? <StatementProposals proposals={proposals} onConfirm={(transfer, proposal) => openConfirm({ transfer, proposal })} /> : null}
       </section>
       {body}
       {confirming ? (
@@ -118,7 +128,12 @@ export function AdminTransfersPage() {
           transfer={confirming.transfer}
           proposal={confirming.proposal}
           onClose={() => setConfirming(null)}
-          onDone={() => confirming.proposal && setProposals((list) => list?.filter((p) => p !== confirming.proposal) ?? null)}
+          onDone={() => {
+            // Focus goes to the next row's action, else the list's heading, rather than to <body>.
+            const proposal = confirming.proposal;
+            focusAfterRemoval(trigger.current, () => (proposal ? document.getElementById('statement-h') : document.querySelector<HTMLElement>('h1')));
+            if (proposal) setProposals((list) => list?.filter((p) => p !== proposal) ?? null);
+          }}
         />
       ) : null}
     </div>
@@ -147,9 +162,10 @@ export function StatementProposals({ proposals, onConfirm }: { proposals: Statem
           { header: '金額', cell: (p) => yen(p.amount), align: 'right' },
           { header: '振込依頼人名', cell: (p) => p.payer_name },
           { header: '判定', cell: (p) => <span className={p.match === 'none' ? 'text-gray-700' : 'font-medium text-gray-900'}>{MATCH_LABELS[p.match]}</span> },
-          { header: '候補の請求書', cell: (p) => (p.invoice ? `${p.invoice.invoice_number}(${p.invoice.customer_name}・残額 ${yen(p.invoice.remaining)})` : p.reason) },
+          { header: '候補の請求書', className: 'min-w-48 max-w-80 px-3 py-2 text-gray-900', cell: (p) => (p.invoice ? `${p.invoice.invoice_number}(${p.invoice.customer_name}・残額 ${yen(p.invoice.remaining)})` : p.reason) },
           {
             header: '操作',
+            stickyEnd: true,
             cell: (p) =>
               p.invoice ? (
                 <Button variant="secondary" onClick={() => onConfirm(p.invoice!, p)} aria-label={`${p.line}行目を ${p.invoice.invoice_number} の入金として確認`}>
@@ -165,7 +181,7 @@ export function StatementProposals({ proposals, onConfirm }: { proposals: Statem
   );
 }
 
-function ConfirmTransferDialog({ transfer, proposal, onClose, onDone }: { transfer: PendingTransfer; proposal?: StatementProposal; onClose: () => void; onDone?: () => void }) {
+export function ConfirmTransferDialog({ transfer, proposal, onClose, onDone }: { transfer: PendingTransfer; proposal?: StatementProposal; onClose: () => void; onDone?: () => void }) {
   const formId = useId();
   const [receivedOn, setReceivedOn] = useState(proposal?.date ?? todayJst());
   const [amount, setAmount] = useState(String(proposal?.amount ?? transfer.remaining));
