@@ -172,6 +172,57 @@ describe('admin users: list', () => {
   });
 });
 
+describe('admin users: the dashboard\'s failed card payments link', () => {
+  /** An issued card invoice of the user's own billing account, its last charge failed (or not). */
+  async function cardInvoice(who: Actor, opts: { failed: boolean; status?: 'issued' | 'overdue' | 'paid' }): Promise<void> {
+    const account = (await api('GET', '/billing/account', who)).json().data.account as { id: string };
+    const [inv] = await ctx.query<{ id: string }>(
+      `INSERT INTO invoices (billing_account_id, kind, year_month, status, period_start, period_end, subtotal_yen, tax_yen, total_yen, payment_method, issuer_snapshot, recipient_snapshot)
+       VALUES ($1, 'correction', '2099-11', 'draft', '2099-11-01', '2099-11-30', 1000, 100, 1100, 'card', '{"name":"POI Cloud"}', '{"addressee":"宛名","honorific":"様"}') RETURNING id`,
+      [account.id],
+    );
+    await ctx.query(`INSERT INTO invoice_lines (invoice_id, position, kind, description, quantity, unit_price_sen, amount_yen) VALUES ($1, 1, 'base_fee', '基本料金', 1000, 100, 1000)`, [inv!.id]);
+    await ctx.query(
+      `UPDATE invoices SET number = $2, status = $3, issue_date = '2026-01-01', due_date = '2099-12-31', issued_at = now(), last_payment_error = $4 WHERE id = $1`,
+      [inv!.id, `POI-209911-${randomUUID().slice(0, 8)}`, opts.status ?? 'issued', opts.failed ? 'カードが拒否されました。' : null],
+    );
+  }
+
+  it('card_failed=1 lists exactly the users the dashboard counts: n failures → n rows', async () => {
+    const failing = [await ctx.newUser('individual', 'cardfail-a'), await ctx.newUser('individual', 'cardfail-b'), await ctx.newUser('individual', 'cardfail-c')];
+    await cardInvoice(failing[0]!, { failed: true });
+    await cardInvoice(failing[1]!, { failed: true, status: 'overdue' });
+    await cardInvoice(failing[2]!, { failed: true });
+    // Not failing: a paid invoice whose earlier attempt failed, and a card invoice still to be charged.
+    const paid = await ctx.newUser('individual', 'cardfail-paid');
+    await cardInvoice(paid, { failed: true, status: 'paid' });
+    const fine = await ctx.newUser('individual', 'cardfail-fine');
+    await cardInvoice(fine, { failed: false });
+
+    const dashboard = await api('GET', '/admin/dashboard', admin);
+    expect(dashboard.statusCode, dashboard.body).toBe(200);
+    const count: number = dashboard.json().data.failed_card_payments;
+    const list = await api('GET', '/admin/users?card_failed=1&limit=100', admin);
+    expect(list.statusCode, list.body).toBe(200);
+    const rows = list.json().data.users as Array<{ id: string }>;
+    expect(list.json().data.total).toBe(count);
+    expect(rows).toHaveLength(count);
+    const ids = rows.map((u) => u.id);
+    for (const u of failing) expect(ids).toContain(u.id);
+    expect(ids).not.toContain(paid.id);
+    expect(ids).not.toContain(fine.id);
+    expect(count).toBe(3);
+
+    // The CSV follows the same filter; a bad value is refused in Japanese.
+    const csv = await api('GET', '/admin/users.csv?card_failed=1', admin);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split('\n')).toHaveLength(1 + count);
+    const bad = await api('GET', '/admin/users?card_failed=yes', admin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('カード決済の失敗の絞り込みは 1 で指定してください');
+  });
+});
+
 describe('admin users: detail and changes', () => {
   it('shows this month usage, keys, invoices and the audit trail of one user', async () => {
     const user = await ctx.newUser('individual', 'detail', '準備');

@@ -100,6 +100,7 @@ export const adminDashboardSchema = z.object({
   /** The last 12 closed months, oldest first. */
   months: z.array(monthFiguresSchema),
   overdue: z.object({ count: z.number().int(), amount: yen }),
+  /** Users to contact about a failed card payment (the rows of /admin/users?card_failed=1). */
   failed_card_payments: z.number().int(),
   pending_applications: z.number().int(),
   pending_transfers: z.number().int(),

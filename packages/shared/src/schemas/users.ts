@@ -72,6 +72,8 @@ export const adminUserListQuerySchema = z.object({
     emptyAsUndefined,
     z.enum(USER_PAYMENT_FILTERS, { error: '支払方法は card、bank_transfer、none のいずれかで指定してください' }).optional(),
   ),
+  /** 1: only the users to contact about a failed card payment (the admin dashboard's count links here). */
+  card_failed: z.preprocess(emptyAsUndefined, z.literal('1', { error: 'カード決済の失敗の絞り込みは 1 で指定してください' }).optional()),
   created_from: optionalDayFilterSchema,
   created_to: optionalDayFilterSchema,
   sort: z.preprocess(

@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors';
 import { toAuditEntry } from '../audit/audit';
 import { previousYearMonth } from '../invoices/charges';
 import { commerceOf, missingBank } from '../commerce/commerce';
+import { countUsersWithFailedCardPayment } from '../users/users.repository';
 import {
   dashboardCounts,
   findUserBrief,
@@ -179,9 +180,11 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
       const billedMonth = previousYearMonth(thisMonth);
       const [first, last] = monthBounds(thisMonth);
       const today = dayOf(at);
-      const [months, [counts], signups, [searches], audit] = await Promise.all([
+      const [months, [counts], failedCards, signups, [searches], audit] = await Promise.all([
         monthFigures(lastMonths(12, billedMonth)),
         dashboardCounts(db),
+        // Users, not invoices: the figure links to /admin/users?card_failed=1 and equals its rows.
+        countUsersWithFailedCardPayment(db),
         signupsSince(db, new Date(`${first}T00:00:00+09:00`)),
         searchesOfDays(db, today, first, last),
         recentAudit(db, 10),
@@ -197,7 +200,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
         billed_month: months.at(-1)!,
         months,
         overdue: { count: num(counts!.overdue_count), amount: num(counts!.overdue_amount) },
-        failed_card_payments: num(counts!.failed_cards),
+        failed_card_payments: failedCards,
         pending_applications: num(counts!.pending_applications),
         pending_transfers: num(counts!.pending_transfers),
         signups_this_month: signups.map((r) => ({ account_type: String(r.account_type), count: num(r.n) })),

@@ -76,6 +76,22 @@ function paymentCondition(method: AdminUserListFilter['payment_method']): SQL | 
   return method === 'none' ? isNull(users.paymentMethod) : eq(users.paymentMethod, method);
 }
 
+/**
+ * The users to contact about a failed card payment: the holder of an individual billing account,
+ * or an owner of a corporate one, with an open card invoice (issued or overdue) whose last charge
+ * failed. The admin list's `card_failed` filter and the dashboard's count both use it, so the
+ * dashboard's figure is the number of rows its link lists.
+ */
+const failedCardPaymentCondition = sql`EXISTS (
+  SELECT 1 FROM invoices i JOIN billing_accounts ba ON ba.id = i.billing_account_id
+  WHERE i.payment_method = 'card' AND i.status IN ('issued', 'overdue') AND i.last_payment_error IS NOT NULL
+    AND (ba.user_id = ${users.id} OR (ba.corporate_account_id = ${users.corporateAccountId} AND ${users.corporateRole} = 'owner')))`;
+
+export async function countUsersWithFailedCardPayment(ex: Executor): Promise<number> {
+  const rows = await ex.select({ n: sql<number>`count(*)::int` }).from(users).where(failedCardPaymentCondition);
+  return Number(rows[0]?.n ?? 0);
+}
+
 function adminUserWhere(f: Omit<AdminUserListFilter, 'limit' | 'offset' | 'sort' | 'order'>): SQL | undefined {
   const conditions = [
     f.account_type ? eq(users.accountType, f.account_type) : undefined,
@@ -84,6 +100,7 @@ function adminUserWhere(f: Omit<AdminUserListFilter, 'limit' | 'offset' | 'sort'
     f.created_from ? gte(users.createdAt, startOfDay(f.created_from)) : undefined,
     f.created_to ? lt(users.createdAt, endOfDay(f.created_to)) : undefined,
     paymentCondition(f.payment_method),
+    f.card_failed ? failedCardPaymentCondition : undefined,
     userKeywordCondition(f.q ?? f.keyword),
   ].filter((c) => c !== undefined);
   return conditions.length ? and(...conditions) : undefined;

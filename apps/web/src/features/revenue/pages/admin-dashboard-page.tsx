@@ -24,7 +24,7 @@ export function AdminDashboardPage() {
     { label: '審査待ちの法人申し込み', count: d.pending_applications, to: '/admin/corporate?status=pending' },
     { label: '入金待ちの銀行振込', count: d.pending_transfers, to: '/admin/transfers' },
     { label: '支払期限を過ぎた請求書', count: d.overdue.count, to: '/admin/transfers', note: yen(d.overdue.amount) },
-    { label: 'カード決済の失敗', count: d.failed_card_payments, to: '/admin/users?payment_method=card' },
+    { label: 'カード決済の失敗', count: d.failed_card_payments, to: '/admin/users?card_failed=1' },
   ];
   return (
     <div className="space-y-6">

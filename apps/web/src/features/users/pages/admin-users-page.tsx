@@ -21,7 +21,7 @@ import { ReasonDialog } from '../../../components/admin/reason-dialog';
 import { useUrlParams } from '../../../lib/use-url-params';
 
 const PAGE_SIZE = 50;
-const DEFAULTS = { q: '', account_type: '', role: '', status: '', payment_method: '', created_from: '', created_to: '', sort: 'created_at', order: 'desc', page: '1' };
+const DEFAULTS = { q: '', account_type: '', role: '', status: '', payment_method: '', card_failed: '', created_from: '', created_to: '', sort: 'created_at', order: 'desc', page: '1' };
 const SORT_LABELS: Record<string, string> = { created_at: '登録日時', email: 'メールアドレス', display_name: '表示名', last_login_at: '最終ログイン' };
 
 /** /admin/users: search, filters, sort and paging kept in the URL; a user's detail and the changes an admin makes. */
@@ -31,6 +31,7 @@ export function AdminUsersPage() {
     role: ['', 'user', 'admin'],
     status: ['', 'active', 'suspended'],
     payment_method: ['', 'card', 'bank_transfer', 'none'],
+    card_failed: ['', '1'],
     sort: ADMIN_USER_SORTS,
     order: ['asc', 'desc'],
   });
@@ -119,6 +120,10 @@ export function AdminUsersPage() {
         {select('sort', '並び順', ADMIN_USER_SORTS.map((s): [string, string] => [s, SORT_LABELS[s]!]))}
         {select('order', '順序', [['desc', '降順'], ['asc', '昇順']])}
       </div>
+      <label className="mb-4 flex min-h-6 items-center gap-2 text-sm text-gray-800">
+        <input type="checkbox" className="h-4 w-4" checked={view.card_failed === '1'} onChange={(e) => update({ card_failed: e.target.checked ? '1' : '' })} />
+        カード決済に失敗している請求書があるユーザーのみ(法人はオーナー)
+      </label>
       {body}
       {openId ? <UserDetail id={openId} onClose={() => setOpenId(null)} /> : null}
     </div>
