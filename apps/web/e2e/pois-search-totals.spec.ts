@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { expectAxeClean } from './support/a11y';
 import { pickOption } from './support/combobox';
 
 // Totals and pagers past 100 POIs; /docs/api samples that work when pasted.
@@ -41,7 +42,7 @@ test('a dataset of 130 POIs pages to its last POI; a keyword past 100 says 100�
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/marketplace/${id}`);
   const section = page.locator('section[aria-labelledby="poi-section"]');
-  await expect(section.getByRole('heading', { name: 'POI一覧(130 件)' })).toBeVisible();
+  await expect(section.getByRole('heading', { name: 'POI一覧(130件)' })).toBeVisible();
   await expect(section.getByText('1 / 7 ページ (全 130 件)')).toBeVisible();
   for (let i = 0; i < 6; i++) await section.getByRole('button', { name: '次へ' }).click();
   await expect(section.getByText('7 / 7 ページ (全 130 件)')).toBeVisible();
@@ -115,7 +116,20 @@ test('/docs/api shows a sample answer per case, and the examples work when paste
   await expect(page.getByRole('link', { name: 'マーケットプレイス' })).toHaveAttribute('href', '/marketplace');
   await page.screenshot({ path: `${SCREENS}/docs-api-1280.png`, fullPage: true });
 
+  // The notice above the examples says both variables are required and where each comes from.
+  const notice = page.getByTestId('examples-env');
+  await expect(notice).toContainText('例を実行する前に、環境変数を2つ設定してください(どちらも必須です)');
+  await expect(notice.getByRole('link', { name: 'APIキー管理' })).toHaveAttribute('href', '/api-keys');
+  await notice.screenshot({ path: `${SCREENS}/docs-api-examples-env-1280.png` });
+
   const env = { ...process.env, POI_API_KEY: key, POI_DATASET_ID: id };
+  // Only the key set: the example stops before any request and says what to set and where to copy it.
+  const keyOnly = { ...process.env, POI_API_KEY: key, POI_DATASET_ID: '' };
+  const explanation = '環境変数 POI_DATASET_ID を設定してください: 検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます';
+  const stopped = spawnSync('bash', ['-c', (await page.getByLabel('curl の例').textContent())!], { env: keyOnly, encoding: 'utf8' });
+  expect(stopped.status).not.toBe(0);
+  expect(stopped.stdout).toBe('');
+  expect(stopped.stderr).toContain(explanation);
   // curl, exactly as shown.
   const curl = (await page.getByLabel('curl の例').textContent())!;
   const fromCurl = JSON.parse(execFileSync('bash', ['-c', curl], { env, encoding: 'utf8' }));
@@ -131,10 +145,15 @@ test('/docs/api shows a sample answer per case, and the examples work when paste
   };
   await page.getByRole('tab', { name: 'JavaScript' }).click();
   expect(await run((await page.getByLabel('JavaScript の例').textContent())!)).toEqual([[2, ['カフェ 丸の内', 'カフェ 八重洲']]]);
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+  await expect(new AsyncFunction('process', (await page.getByLabel('JavaScript の例').textContent())!)({ env: keyOnly })).rejects.toThrow(explanation);
   expect(await run((await page.getByLabel('cursor で全件を取得する例(JavaScript)').textContent())!)).toEqual([[2]]);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('heading', { name: '応答例', exact: true }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENS}/docs-api-390.png` });
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/docs-api-examples-env-390.png` });
+  await expectAxeClean(page, '/docs/api(例の前の注意)390px');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

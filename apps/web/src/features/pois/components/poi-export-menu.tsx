@@ -48,7 +48,7 @@ export function PoiExportMenu({ datasetId, datasetName }: { datasetId: string; d
         {busy ? 'エクスポート中...' : 'エクスポート'}
         <ChevronDown className="h-4 w-4" aria-hidden="true" />
       </summary>
-      <div className="absolute right-0 z-20 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+      <div className="absolute left-0 z-20 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-md border border-gray-200 bg-white py-1 shadow-lg sm:left-auto sm:right-0">
         <ul aria-label="エクスポートの形式">
           {CHOICES.map((c) => (
             <li key={c.label}>
