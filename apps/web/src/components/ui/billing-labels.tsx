@@ -1,15 +1,9 @@
 import type { InvoiceStatus, PaymentMethod } from '@poi/shared/schemas/invoices';
 import { formatYen } from '@poi/shared/format';
+import { INVOICE_STATUS_LABEL_TEXT } from '@poi/shared/audit-labels';
 
-export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
-  draft: '下書き',
-  issued: '発行済',
-  paid: '支払済',
-  partially_paid: '一部入金',
-  overdue: '期限超過',
-  void: '無効',
-  uncollectible: '回収不能',
-};
+/** The one list of invoice status labels (packages/shared/src/audit-labels.ts). */
+export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = INVOICE_STATUS_LABEL_TEXT;
 
 const STATUS_CLASSES: Record<InvoiceStatus, string> = {
   draft: 'bg-gray-100 text-gray-800',
@@ -21,7 +15,14 @@ const STATUS_CLASSES: Record<InvoiceStatus, string> = {
   uncollectible: 'bg-gray-200 text-gray-900',
 };
 
-export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+const OPEN_STATUSES: InvoiceStatus[] = ['issued', 'partially_paid', 'overdue'];
+
+/**
+ * The status in Japanese. `fullyCredited` (credit notes left nothing owed): an open invoice reads
+ * 返還済 — its stored status stays, since nothing was paid (docs/billing.md "Void, credit notes and write-off").
+ */
+export function InvoiceStatusBadge({ status, fullyCredited = false }: { status: InvoiceStatus; fullyCredited?: boolean }) {
+  if (fullyCredited && OPEN_STATUSES.includes(status)) return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium ${STATUS_CLASSES.void}`}>返還済</span>;
   return <span className={`inline-block whitespace-nowrap rounded px-2 py-0.5 text-xs font-medium ${STATUS_CLASSES[status]}`}>{INVOICE_STATUS_LABELS[status]}</span>;
 }
 
