@@ -13,8 +13,6 @@ export const scheduledPlanChangeSchema = z.object({
   scheduled_at: z.string(),
 });
 
-export type ScheduledPlanChange = z.infer<typeof scheduledPlanChangeSchema>;
-
 export const corporateCancellationRequestSchema = z.object({
   requested_at: z.string(),
   reason: z.string().nullable(),
