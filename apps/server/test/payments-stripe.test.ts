@@ -360,7 +360,7 @@ describe('declines and 3-D Secure', () => {
     fake.setAutoWebhooks(true);
     try {
       const back = await payOnHostedPage(String(inv.pay_now_url), 'pm_card_visa');
-      expect(back).toBe(`http://console.test/billing?invoice=${invoiceId}&paid=1`);
+      expect(back).toBe(`http://console.test/billing/invoices/${invoiceId}?paid=1`);
       await fake.settled();
     } finally {
       fake.setAutoWebhooks(false);

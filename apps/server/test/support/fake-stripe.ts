@@ -376,6 +376,12 @@ ${buttons}
       sessions.set(id, s);
       return { ...s, payment_intent_data: undefined };
     }
+    if (method === 'POST' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/))) {
+      const s = need(sessions, m[1]!, 'checkout.session');
+      if (s.status !== 'open') throw new StripeFail(400, { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(s.status)}".` });
+      Object.assign(s, { status: 'expired', url: null });
+      return { ...s, payment_intent_data: undefined };
+    }
     if (method === 'GET' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
       const s = need(sessions, m[1]!, 'checkout.session');
       return { ...expandSession(s, expand), payment_intent_data: undefined };

@@ -30,3 +30,15 @@ export const completeResultSchema = z.object({
 export type CompleteResult = z.infer<typeof completeResultSchema>;
 
 export const completeResponseSchema = ok(completeResultSchema);
+
+// ---------------------------------------------------------------- paying an invoice on demand
+
+/**
+ * POST /console/v1/billing/invoices/:id/pay → redirect the browser to `url` (Stripe Checkout in
+ * payment mode for `amount`, what remains, in whole yen). The same URL while that session is open.
+ */
+export const payInvoiceResultSchema = z.object({ url: z.string(), amount: z.number().int(), attempt: z.number().int() });
+
+export type PayInvoiceResult = z.infer<typeof payInvoiceResultSchema>;
+
+export const payInvoiceResponseSchema = ok(payInvoiceResultSchema);

@@ -12,6 +12,7 @@ import { buildDeclinedMail, buildPayNowMail } from './payment-mail';
 import { declineMessage, paymentMessages } from './payment-messages';
 import {
   CARD_PAYMENT_CREDITED,
+  cardInvoicesToChargeWithNewCard,
   CHARGEABLE,
   dueCardRetries,
   findInvoice,
@@ -20,6 +21,7 @@ import {
   lockInvoiceForCharge,
   markCardProcessing,
   markInvoiceCardPaid,
+  OPEN,
   postponeCardAttempt,
   recordCardFailure,
   recordPayment,
@@ -44,8 +46,13 @@ export type ChargeOutcome =
   | { outcome: 'skipped'; reason: string };
 
 export interface Charging {
-  /** Charges an issued card invoice off-session for what remains. */
-  chargeInvoice(invoiceId: string): Promise<ChargeOutcome>;
+  /**
+   * Charges an issued card invoice off-session for what remains. `includeOverdue` (only the
+   * new-card path) also charges an overdue one; the automatic retries never do.
+   */
+  chargeInvoice(invoiceId: string, options?: { includeOverdue?: boolean }): Promise<ChargeOutcome>;
+  /** A new card was saved: charges the account's overdue and declined card invoices with it, at once. */
+  chargeWithNewCard(billingAccountId: string): Promise<void>;
   /** The close's afterIssue: charges each card invoice in turn; never throws (failures are logged). */
   chargeInvoices(invoiceIds: string[]): Promise<void>;
   /** Charges every card invoice whose retry is due (the card-retries job; tests call it with a date). */
@@ -114,8 +121,8 @@ export function createCharging(deps: ChargingDeps): Charging {
         line_items: [{ quantity: 1, price_data: { currency: 'jpy', unit_amount: amount, product_data: { name: `POI Cloud ご利用料金(請求書 ${invoice.number})` } } }],
         payment_intent_data: { metadata: { invoice_id: invoice.id, invoice_number: invoice.number ?? '' }, description: `POI Cloud 請求書 ${invoice.number}` },
         metadata: { invoice_id: invoice.id, purpose: 'pay_invoice' },
-        success_url: `${config.publicUrl}/billing?invoice=${invoice.id}&paid=1`,
-        cancel_url: `${config.publicUrl}/billing?invoice=${invoice.id}`,
+        success_url: `${config.publicUrl}/billing/invoices/${invoice.id}?paid=1`,
+        cancel_url: `${config.publicUrl}/billing/invoices/${invoice.id}`,
         locale: 'ja',
       },
       { idempotencyKey: `invoice:${invoice.id}:attempt:${attempt}:pay_now` },
@@ -131,13 +138,14 @@ export function createCharging(deps: ChargingDeps): Charging {
     paymentIntentId: string | null,
     payNowUrl: string | null,
     amount: number,
+    chargeable: InvoiceRow['status'][],
   ): Promise<ChargeOutcome> {
     const overdue = attempt >= MAX_CARD_ATTEMPTS;
     const retryAt = overdue ? null : nextRetryAt(invoice.issueDate ?? dayOf(new Date()), attempt);
     const applied = await inTransaction(db, async (tx) => {
       const current = await lockInvoiceForCharge(tx, invoice.id);
       // Someone else already handled this attempt (a concurrent retry), or it got paid meanwhile.
-      if (!current || current.paymentAttempts !== attempt - 1 || !CHARGEABLE.includes(current.status)) return undefined;
+      if (!current || current.paymentAttempts !== attempt - 1 || !chargeable.includes(current.status)) return undefined;
       const updated = await recordCardFailure(tx, current, { attempt, nextRetryAt: retryAt, message, overdue, paymentIntentId, payNowUrl });
       await writeAudit(tx, SYSTEM_ACTOR, {
         action: 'invoice.card_payment_failed',
@@ -152,30 +160,32 @@ export function createCharging(deps: ChargingDeps): Charging {
     const account = await findBillingAccountById(db, invoice.billingAccountId);
     const to = account?.billingEmails ?? [];
     const inv = mailInvoiceOf(applied, amount);
+    const invoiceUrl = `${config.publicUrl}/billing/invoices/${invoice.id}`;
     for (const address of to) {
       const mail =
         kind === 'authentication_required' && payNowUrl
-          ? buildPayNowMail(address, inv, payNowUrl)
-          : buildDeclinedMail(address, inv, message, retryAt ? dayOf(retryAt) : null, `${config.publicUrl}/billing`);
+          ? buildPayNowMail(address, inv, payNowUrl, invoiceUrl)
+          : buildDeclinedMail(address, inv, message, retryAt ? dayOf(retryAt) : null, invoiceUrl);
       background.run(mailer.send(mail));
     }
     return { outcome: kind, attempts: attempt, overdue };
   }
 
-  async function chargeInvoice(invoiceId: string): Promise<ChargeOutcome> {
+  async function chargeInvoice(invoiceId: string, options: { includeOverdue?: boolean } = {}): Promise<ChargeOutcome> {
+    const chargeable = options.includeOverdue ? OPEN : CHARGEABLE;
     if (!stripe) {
       log.warn({ invoiceId }, 'card invoice not charged: Stripe is not configured');
       return { outcome: 'skipped', reason: 'stripe not configured' };
     }
     const invoice = await findInvoice(db, invoiceId);
-    if (!invoice || !invoice.number || invoice.paymentMethod !== 'card' || !CHARGEABLE.includes(invoice.status)) return { outcome: 'skipped', reason: 'not a chargeable card invoice' };
+    if (!invoice || !invoice.number || invoice.paymentMethod !== 'card' || !chargeable.includes(invoice.status)) return { outcome: 'skipped', reason: 'not a chargeable card invoice' };
     const amount = remainingYen(invoice);
     if (amount <= 0) return { outcome: 'skipped', reason: 'nothing remains' };
     if (amount < STRIPE_MIN_JPY) return { outcome: 'skipped', reason: 'below the card minimum' };
     const attempt = invoice.paymentAttempts + 1;
     const account = await findBillingAccountById(db, invoice.billingAccountId);
     if (!account?.cardPaymentMethodId || !account.stripeCustomerId) {
-      return recordFailure(invoice, attempt, 'declined', paymentMessages.noCardForCharge, null, null, amount);
+      return recordFailure(invoice, attempt, 'declined', paymentMessages.noCardForCharge, null, null, amount, chargeable);
     }
     let pi: Stripe.PaymentIntent;
     try {
@@ -203,14 +213,14 @@ export function createCharging(deps: ChargingDeps): Charging {
           } catch (linkErr) {
             log.error({ err: linkErr, invoiceId }, 'pay-now link could not be created');
           }
-          return recordFailure(invoice, attempt, 'authentication_required', paymentMessages.authenticationRequired, piId, url, amount);
+          return recordFailure(invoice, attempt, 'authentication_required', paymentMessages.authenticationRequired, piId, url, amount, chargeable);
         }
-        return recordFailure(invoice, attempt, 'declined', declineMessage(err.code, err.decline_code), piId, null, amount);
+        return recordFailure(invoice, attempt, 'declined', declineMessage(err.code, err.decline_code), piId, null, amount, chargeable);
       }
       if (!isStripeOutage(err)) {
         // Refused for another reason (e.g. the card was detached on Stripe's side): a failed attempt.
         log.error({ err, invoiceId, attempt }, 'card charge refused by Stripe');
-        return recordFailure(invoice, attempt, 'declined', paymentMessages.chargeFailed, null, null, amount);
+        return recordFailure(invoice, attempt, 'declined', paymentMessages.chargeFailed, null, null, amount, chargeable);
       }
       // Stripe unreachable or failing: nothing changed there; the same attempt (same key) runs again later.
       log.error({ err, invoiceId, attempt }, 'card charge failed: Stripe unavailable');
@@ -235,6 +245,17 @@ export function createCharging(deps: ChargingDeps): Charging {
           await chargeInvoice(id);
         } catch (err) {
           log.error({ err, invoiceId: id }, 'card charge after issue failed');
+        }
+      }
+    },
+
+    async chargeWithNewCard(billingAccountId) {
+      const ids = await cardInvoicesToChargeWithNewCard(db, billingAccountId);
+      for (const id of ids) {
+        try {
+          await chargeInvoice(id, { includeOverdue: true });
+        } catch (err) {
+          log.error({ err, invoiceId: id }, 'charge with the new card failed');
         }
       }
     },

@@ -59,6 +59,11 @@ export interface CheckoutDeps {
   log: Pick<FastifyBaseLogger, 'error' | 'info'>;
   changes?: Pick<ChangeFeed, 'changed'>;
   background: Pick<Background, 'run'>;
+  /**
+   * A different card was saved on the billing account (after the commit): charges what is
+   * overdue or declined with it (charging.ts chargeWithNewCard), in the background.
+   */
+  afterCardSaved?: (billingAccountId: string) => Promise<void>;
 }
 
 /** The setup metadata of a Checkout Session of ours, or undefined for any other session. */
@@ -89,7 +94,7 @@ function assertMayManageCard(user: CurrentUser) {
 
 /** Saving and removing the card: Stripe Checkout in setup mode, and the upgrades a saved card completes. */
 export function createCheckout(deps: CheckoutDeps): Checkout {
-  const { db, config, stripe, log, changes, background } = deps;
+  const { db, config, stripe, log, changes, background, afterCardSaved } = deps;
 
   /** The Stripe Customer of a billing account, created on first need (idempotent per account). */
   async function ensureCustomer(s: StripeClient, account: BillingAccountRow): Promise<string> {
@@ -110,8 +115,10 @@ export function createCheckout(deps: CheckoutDeps): Checkout {
     if (!card) throw new AppError('CONFLICT', paymentMessages.sessionNotComplete);
     const cardView = { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year };
     let userChanged = false;
+    let cardChanged = false;
     const alsoChanged: string[] = [];
     const out = await inTransaction(db, async (tx) => {
+      cardChanged = false;
       if (first && !(await first(tx))) return undefined;
       const user = await lockUser(tx, meta.userId);
       if (!user) throw new AppError('NOT_FOUND', paymentMessages.sessionNotFound);
@@ -130,6 +137,7 @@ export function createCheckout(deps: CheckoutDeps): Checkout {
       let replaced: string | null = null;
       if (account.cardPaymentMethodId !== pm.id) {
         replaced = account.cardPaymentMethodId;
+        cardChanged = true;
         await saveCard(tx, account.id, { paymentMethodId: pm.id, brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year });
         await writeAudit(tx, actor, {
           action: 'billing_account.card_saved',
@@ -157,6 +165,7 @@ export function createCheckout(deps: CheckoutDeps): Checkout {
       const result: CompleteResult = { card: cardView, purpose: meta.purpose, account_type: accountType, next: meta.purpose === 'card' ? '/billing' : '/upgrade' };
       return { result, replacedPaymentMethod: replaced };
     });
+    if (cardChanged && afterCardSaved) background.run(afterCardSaved(meta.billingAccountId));
     if (userChanged) changes?.changed('user', meta.userId);
     for (const id of alsoChanged) changes?.changed('user', id);
     return out;

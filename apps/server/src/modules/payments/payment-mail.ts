@@ -16,15 +16,22 @@ function wrap(texts: string[], link: { label: string; url: string }, after: stri
   return mailHtml([paragraphs(texts).join('\n'), button(link.label, link.url), linkFallback(link.url), paragraphs(after).join('\n')]);
 }
 
-/** 3-D Secure needed: the customer pays on the hosted page behind the link. */
-export function buildPayNowMail(to: string, inv: PaymentMailInvoice, url: string): MailMessage {
+/**
+ * 3-D Secure needed: the customer pays on the hosted page behind the link; once it has expired,
+ * the invoice page's 「今すぐ支払う」 opens a new one (no further link is mailed).
+ */
+export function buildPayNowMail(to: string, inv: PaymentMailInvoice, url: string, invoiceUrl: string): MailMessage {
   const lines = [
     `${inv.addressee} ${inv.honorific}`,
     'POI Cloud をご利用いただきありがとうございます。',
     `請求書 ${inv.number} のご請求額 ${yen(inv.amountYen)} をご登録のカードでお支払いいただこうとしましたが、カード会社による本人認証(3Dセキュア)が必要なため、決済が完了しませんでした。`,
     '次のリンクからお支払いの手続きをお願いいたします。',
   ];
-  const after = ['リンクの有効期限は24時間です。期限が切れた場合は、次回の再決済時に新しいリンクをお送りします。', '— POI Cloud'];
+  const after = [
+    'リンクの有効期限は24時間です。期限が切れた後は、請求書のページの「今すぐ支払う」ボタンからお支払いいただけます。',
+    `請求書のページ: ${invoiceUrl}`,
+    '— POI Cloud',
+  ];
   const text = [...lines, '', url, '', ...after].join('\n');
   return {
     to,
@@ -35,23 +42,32 @@ export function buildPayNowMail(to: string, inv: PaymentMailInvoice, url: string
   };
 }
 
-/** A declined charge: when it is tried again, or that the invoice is now overdue. */
-export function buildDeclinedMail(to: string, inv: PaymentMailInvoice, reason: string, retryOn: string | null, billingUrl: string): MailMessage {
+/**
+ * A declined charge: when it is tried again, or that the invoice is now overdue; either way how to
+ * pay at once (the invoice page's 「今すぐ支払う」, or saving another card, which is charged at once).
+ */
+export function buildDeclinedMail(to: string, inv: PaymentMailInvoice, reason: string, retryOn: string | null, invoiceUrl: string): MailMessage {
   const lines = [
     `${inv.addressee} ${inv.honorific}`,
     'POI Cloud をご利用いただきありがとうございます。',
     `請求書 ${inv.number} のご請求額 ${yen(inv.amountYen)} のカード決済ができませんでした。`,
     `理由: ${reason}`,
-    retryOn
-      ? `${retryOn} に同じカードで再度決済いたします。カードを変更される場合は、それまでにお支払い方法から新しいカードをご登録ください。`
-      : 'カード決済の再試行を終了しました。お手数ですが、お支払い方法をご確認のうえ、お問い合わせください。',
+    ...(retryOn
+      ? [
+          `${retryOn} に同じカードで再度決済いたします。`,
+          'それより前にお支払いいただく場合は、請求書のページの「今すぐ支払う」ボタンから別のカードでお支払いいただくか、お支払い方法から新しいカードをご登録ください(ご登録のカードで直ちに決済いたします)。',
+        ]
+      : [
+          'カード決済の再試行をすべて終了したため、この請求書は支払期限超過となりました。自動での再決済は行いません。',
+          'お手数ですが、請求書のページの「今すぐ支払う」ボタンからカードでお支払いいただくか、お支払い方法から別のカードをご登録ください(ご登録のカードで直ちに決済いたします)。',
+        ]),
   ];
-  const text = [...lines, '', billingUrl, '', '— POI Cloud'].join('\n');
+  const text = [...lines, '', invoiceUrl, '', '— POI Cloud'].join('\n');
   return {
     to,
-    subject: `【POI Cloud】カード決済ができませんでした(請求書 ${inv.number})`,
+    subject: retryOn ? `【POI Cloud】カード決済ができませんでした(請求書 ${inv.number})` : `【POI Cloud】お支払い期限を過ぎています(請求書 ${inv.number})`,
     text,
-    html: wrap(lines, { label: '請求・お支払いを確認する', url: billingUrl }, ['— POI Cloud']),
-    logSummary: `card declined for ${inv.number}`,
+    html: wrap(lines, { label: '請求書を開いてお支払い', url: invoiceUrl }, ['— POI Cloud']),
+    logSummary: retryOn ? `card declined for ${inv.number}` : `card declined for ${inv.number}; overdue`,
   };
 }

@@ -27,7 +27,9 @@ export const paymentMessages = {
   authenticationRequired: 'カード会社による本人認証(3Dセキュア)が必要です。この請求書の「今すぐ支払う」からお支払いください。',
   noCardForCharge: 'カードが登録されていないため決済できませんでした。お支払い方法からカードをご登録ください。',
   chargeFailed: 'カード決済に失敗しました。時間をおいて再度お試しします。',
-  // Paying an invoice on demand (POST /billing/invoices/:id/pay): 409.
+  // Paying an invoice on demand (POST /billing/invoices/:id/pay); the first two as GET /billing/invoices/:id answers.
+  invoiceNotFound: '請求書が見つかりません',
+  billingMemberForbidden: '請求情報を閲覧・変更できるのは法人アカウントのオーナーと請求担当者のみです',
   nothingOwed: 'この請求書にお支払いいただく残高はありません。',
   payByTransfer: 'この請求書は銀行振込でお支払いください。振込先は請求書に記載しています。',
   belowCardMinimum: '残高が50円未満のため、カードではお支払いいただけません。お手数ですがお問い合わせください。',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { checkoutBodySchema, checkoutResponseSchema, completeBodySchema, completeResponseSchema } from '@poi/shared/schemas/payments';
+import { checkoutBodySchema, checkoutResponseSchema, completeBodySchema, completeResponseSchema, payInvoiceResponseSchema } from '@poi/shared/schemas/payments';
+import { invoiceParamsSchema } from '@poi/shared/schemas/invoices';
 import { messageResponseSchema } from '@poi/shared/schemas/common';
 import { requireSignIn, requireUser } from '../../plugins/auth';
 import { errorResponses } from '../../plugins/openapi';
@@ -39,6 +40,19 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ paymentsService: PaymentsSer
       },
     },
     async (request) => ({ success: true as const, data: await service.completeCheckout(requireUser(request), request.body.session_id, actorOf(request)) }),
+  );
+
+  app.post(
+    '/billing/invoices/:id/pay',
+    {
+      schema: {
+        tags: ['請求・お支払い'],
+        summary: '請求書の残高をカードで今すぐ支払う(Stripe Checkout 支払いモードの遷移先URLを返す。開いている同額のセッションがあれば同じURL)',
+        params: invoiceParamsSchema,
+        response: { 200: payInvoiceResponseSchema, ...errorResponses(403, 404, 409, 503) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.payInvoice(requireUser(request), request.params.id, actorOf(request)) }),
   );
 
   app.post(

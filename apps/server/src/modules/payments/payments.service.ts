@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../../lib/change-feed';
 import type { Mailer } from '../../plugins/mail';
 import { createCharging, type Charging } from './charging';
 import { createCheckout, type Checkout } from './checkout';
+import { createPayNow, type PayNow } from './pay-now';
 import { createProducts, type Products } from './products';
 import { createBackground } from './stripe-calls';
 import type { StripeClient } from './stripe-client';
@@ -20,6 +21,7 @@ export { RETRY_JOB_INTERVAL_MS } from './charging';
 export interface PaymentsService
   extends Pick<Checkout, 'startCheckout' | 'completeCheckout' | 'removeCard'>,
     Charging,
+    PayNow,
     StripeWebhooks,
     Products {
   /** STRIPE_SECRET_KEY is set: card features work. */
@@ -42,8 +44,10 @@ export interface PaymentsDeps {
 export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
   const { db, config, mailer, log, stripe, changes } = deps;
   const background = createBackground(log);
-  const checkout = createCheckout({ db, config, stripe, log, changes, background });
+  // A newly saved card pays what is overdue or declined at once (charging is made just below).
+  const checkout = createCheckout({ db, config, stripe, log, changes, background, afterCardSaved: (accountId) => charging.chargeWithNewCard(accountId) });
   const charging = createCharging({ db, config, stripe, mailer, log, background });
+  const payNow = createPayNow({ db, config, stripe, log });
   const webhooks = createStripeWebhooks({ db, config, stripe, log, checkout });
   const products = createProducts({ db, stripe, log, background });
 
@@ -55,6 +59,8 @@ export function createPaymentsService(deps: PaymentsDeps): PaymentsService {
     chargeInvoice: charging.chargeInvoice,
     chargeInvoices: charging.chargeInvoices,
     runDueRetries: charging.runDueRetries,
+    chargeWithNewCard: charging.chargeWithNewCard,
+    payInvoice: payNow.payInvoice,
     handleWebhook: webhooks.handleWebhook,
     syncDatasetProduct: products.syncDatasetProduct,
     idle: background.idle,

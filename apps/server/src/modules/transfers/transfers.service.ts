@@ -13,7 +13,7 @@ import { billingEmailsOf, countPendingTransfers, listPendingTransfers, lockInvoi
 
 export const transferMessages = {
   notFound: '請求書が見つかりません',
-  notBankTransfer: 'この請求書は銀行振込の請求書ではありません',
+  notBankTransfer: 'この請求書はカード払いの請求書です。振込を消し込めるのは支払期限超過のときのみです',
   notIssued: 'この請求書はまだ発行されていません',
   settled: 'この請求書はすでに入金済み(または無効)のため、入金を消し込めません',
   shortfallTooLarge: `不足額が${TRANSFER_FEE_TOLERANCE_YEN.toLocaleString('ja-JP')}円を超えるため、振込手数料として処理できません。一部入金として登録してください`,
@@ -130,7 +130,8 @@ export function createTransfersService(deps: { db: Db; mailer: Mailer; log: Fast
         const invoice = await lockInvoice(tx, invoiceId);
         if (!invoice) throw new AppError('NOT_FOUND', transferMessages.notFound);
         if (!invoice.number || invoice.status === 'draft') throw new AppError('CONFLICT', transferMessages.notIssued);
-        if (invoice.paymentMethod !== 'bank_transfer') throw new AppError('CONFLICT', transferMessages.notBankTransfer);
+        // A card invoice the card could not settle (overdue after its retries) may be paid by transfer too.
+        if (invoice.paymentMethod !== 'bank_transfer' && invoice.status !== 'overdue') throw new AppError('CONFLICT', transferMessages.notBankTransfer);
         if (!OPEN.includes(invoice.status) || remainingYen(invoice) === 0) throw new AppError('CONFLICT', transferMessages.settled);
         const shortfall = remainingYen(invoice) - body.received_amount;
         let feeYen = 0;
