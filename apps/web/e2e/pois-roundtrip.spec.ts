@@ -51,7 +51,7 @@ for (const width of [1280, 390]) {
     await expect(modal.getByText(/エクスポートしたファイルを編集して戻しても重複しません/)).toBeVisible();
     await modal.getByLabel('ファイル', { exact: false }).first().setInputFiles({ name: download.suggestedFilename(), mimeType: 'application/gzip', buffer: file });
     await modal.getByRole('button', { name: 'インポート' }).click();
-    await expect(modal.getByTestId('import-counts')).toHaveText('追加 0 件・更新 3 件・スキップ 0 件');
+    await expect(modal.getByTestId('import-counts')).toHaveText('追加 0 件・更新 0 件・変更なし 3 件・スキップ 0 件');
     await page.screenshot({ path: `${SCREENS}/roundtrip-import-${width}.png` });
     await modal.getByRole('button', { name: '閉じる' }).last().click();
 
