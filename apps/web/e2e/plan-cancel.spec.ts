@@ -4,7 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
-import { auth } from './support/api';
+import { auth, makeProvider } from './support/api';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 
 // Leaving the individual plan from /billing, and 総額表示 with the cancellation terms on /upgrade.
@@ -115,4 +115,65 @@ test('/upgrade: the individual confirmation shows 税込 prices and the cancella
   await page.goBack();
   await expect(page).toHaveURL(/\/upgrade$/);
   await expect(page.getByRole('heading', { name: 'プラン比較' })).toBeVisible();
+});
+
+test('a corporate owner asks to cancel on /billing; the administrator sees 「解約申請中」 on /admin/corporate', async ({ page, request, browser }) => {
+  const owner = await asType(request, 'trial', 'plancorp');
+  const company = `株式会社解約申請${Date.now().toString(36)}`;
+  const created = await request.post('/console/v1/admin/corporate/create', {
+    headers: auth(adminSession().token),
+    data: {
+      company_name: company,
+      company_name_kana: 'カブシキガイシャカイヤクシンセイ',
+      department: null,
+      postal_code: '1000001',
+      address: '東京都千代田区千代田1-1',
+      phone: '03-1234-5678',
+      billing_contact_name: '請求 花子',
+      billing_emails: ['keiri@example.com'],
+      corporate_number: null,
+      registration_number: null,
+      payment_method: 'bank_transfer',
+      owner_user_id: owner.user.id,
+      reason: 'テスト',
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  await useSession(page, { ...owner, user: { ...owner.user, account_type: 'corporate' } });
+  await page.goto('/billing');
+  const section = page.getByRole('region', { name: 'プランの変更・解約' });
+  await section.getByRole('button', { name: '解約を申請する' }).click();
+  const dialog = page.getByRole('dialog', { name: '法人アカウントの解約を申請しますか?' });
+  await expect(dialog).toContainText('月末で解約の処理をいたします');
+  await dialog.getByRole('button', { name: '解約を申請する' }).click();
+  await expect(section.getByTestId('corporate-cancellation')).toContainText('解約申請中');
+  await expectAxeClean(page, '/billing (corporate owner, cancellation requested)');
+
+  const adminContext = await browser.newContext({ viewport: DESKTOP });
+  const admin = await adminContext.newPage();
+  await useSession(admin, adminSession());
+  await admin.goto('/admin/corporate');
+  const panel = admin.getByRole('region', { name: /解約申請中の法人アカウント/ });
+  await expect(panel.getByRole('listitem').filter({ hasText: company })).toContainText('解約申請中');
+  await expectAxeClean(admin, '/admin/corporate with a cancellation request');
+  await shoot(admin, 'admin-corporate-cancellation');
+  await adminContext.close();
+});
+
+test('marketplace cards show trial and individual viewers 税込 prices', async ({ page, request }) => {
+  const provider = await makeProvider(request, { prefix: 'planprov' });
+  const name = `税込表示データ${Date.now().toString(36)}`;
+  const res = await request.post('/console/v1/datasets/public/create', { headers: auth(provider.token), data: { name, price_per_search: 1.33 } });
+  expect(res.ok(), await res.text()).toBe(true);
+  const login = await asType(request, 'individual', 'planmarket');
+  await useSession(page, login);
+  await page.goto('/marketplace');
+  const card = page.getByRole('article', { name });
+  await expect(card).toContainText('税込 ¥1.463（税抜 ¥1.33）');
+  await card.scrollIntoViewIfNeeded();
+  await expectAxeClean(page, '/marketplace (individual)');
+  await shoot(page, 'marketplace-tax-included');
+  await card.getByRole('link', { name: '詳細を見る' }).click();
+  await expect(page.getByText('1検索あたりの税込額は目安です', { exact: false })).toBeVisible();
+  await expectAxeClean(page, '/marketplace/:id (individual)');
 });

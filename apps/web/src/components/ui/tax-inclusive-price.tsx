@@ -16,8 +16,8 @@ export function UnitPriceWithTax({ price, className }: { price: number; classNam
   const sen = toSen(price);
   return (
     <span className={className}>
-      税込 {formatUnitPriceMilliYen(taxInclusiveUnitPriceMilliYen(sen))}
-      <span className="ml-1 text-[0.85em] font-normal text-gray-700">（税抜 {formatUnitPriceSen(sen)}）</span>
+      <span className="whitespace-nowrap">税込 {formatUnitPriceMilliYen(taxInclusiveUnitPriceMilliYen(sen))}</span>
+      <span className="ml-1 whitespace-nowrap text-[0.85em] font-normal text-gray-700">（税抜 {formatUnitPriceSen(sen)}）</span>
     </span>
   );
 }
@@ -26,8 +26,8 @@ export function UnitPriceWithTax({ price, className }: { price: number; classNam
 export function YenWithTax({ yen, className }: { yen: number; className?: string }) {
   return (
     <span className={className}>
-      税込 {formatYenAmount(taxInclusiveYen(yen))}
-      <span className="ml-1 text-[0.85em] font-normal text-gray-700">（税抜 {formatYenAmount(yen)}）</span>
+      <span className="whitespace-nowrap">税込 {formatYenAmount(taxInclusiveYen(yen))}</span>
+      <span className="ml-1 whitespace-nowrap text-[0.85em] font-normal text-gray-700">（税抜 {formatYenAmount(yen)}）</span>
     </span>
   );
 }
