@@ -310,14 +310,18 @@ describe('an administrator books a transfer on an overdue card invoice', () => {
     await saveCard(user, 'upgrade_individual', 'pm_card_chargeDeclined');
     const accountId = String((await accountOf(user.id)).id);
     const overdue = await issueInvoice(ctx, accountId, 5000, { status: 'overdue', attempts: 4 }); // ¥5,500
+    const issuedCard = await issueInvoice(ctx, accountId, 5000, { attempts: 1 });
+    // The transfers expected list it (the card one still in its retries is not there).
+    const pending = async () => (await api('GET', '/admin/transfers/pending?limit=100', admin)).json().data.transfers as Array<{ invoice_id: string; remaining: number; status: string }>;
+    expect((await pending()).filter((t) => [overdue, issuedCard].includes(t.invoice_id))).toEqual([expect.objectContaining({ invoice_id: overdue, remaining: 5500, status: 'overdue' })]);
     const res = await api('POST', `/admin/transfers/${overdue}/confirm`, admin, { received_on: '2026-01-20', received_amount: 5500, payer_name: 'テスト タロウ' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ invoice: { status: 'paid', remaining: 0 }, payment: { method: 'bank_transfer', amount: 5500 }, credit_added: 0 });
     expect(await invoiceRow(overdue)).toMatchObject({ status: 'paid', paid_yen: 5500, next_retry_at: null });
     expect(await auditActions(overdue)).toEqual(['invoice.payment_recorded']);
+    expect((await pending()).some((t) => t.invoice_id === overdue)).toBe(false);
 
-    const issued = await issueInvoice(ctx, accountId, 5000, { attempts: 1 });
-    const refused = await api('POST', `/admin/transfers/${issued}/confirm`, admin, { received_on: '2026-01-20', received_amount: 5500, payer_name: 'テスト タロウ' });
+    const refused = await api('POST', `/admin/transfers/${issuedCard}/confirm`, admin, { received_on: '2026-01-20', received_amount: 5500, payer_name: 'テスト タロウ' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(transferMessages.notBankTransfer);
   });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { billingAccounts, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -7,10 +7,13 @@ import { owedSql } from '../invoices/invoices.repository';
 
 const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
 
-/** Issued bank-transfer invoices with something left to pay: the transfers expected. */
+/**
+ * Issued bank-transfer invoices with something left to pay, and card invoices the card could not
+ * settle (overdue: the customer may transfer instead): the transfers expected.
+ */
 const pendingWhere = () =>
   and(
-    eq(invoices.paymentMethod, 'bank_transfer'),
+    or(eq(invoices.paymentMethod, 'bank_transfer'), and(eq(invoices.paymentMethod, 'card'), eq(invoices.status, 'overdue'))),
     isNotNull(invoices.number),
     inArray(invoices.status, OPEN),
     sql`${owedSql()} > 0`,
