@@ -113,7 +113,7 @@ describe('void', () => {
 
     const res = await voidIt(inv.id, '宛名の誤りのため再発行');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ invoice: { status: 'void', remaining: 8_000 }, credit_note: null, credit_to_account: 3_000 });
+    expect(res.json().data).toMatchObject({ invoice: { status: 'void', remaining: 0 }, credit_note: null, credit_to_account: 3_000 });
     expect(await creditOf(acc)).toBe(3_000);
     const after = await invoiceRow(inv.id);
     expect(frozen(after)).toEqual(frozen(before));

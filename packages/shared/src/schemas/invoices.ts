@@ -254,9 +254,9 @@ export const creditNoteParamsSchema = z.object({ id: z.uuid({ error: '返還請�
 
 // ---------------------------------------------------------------- admin: void, credit notes, write-off
 
-export const ADJUSTMENT_REASON_MAX = 500;
+const ADJUSTMENT_REASON_MAX = 500;
 /** The most one credit note may return (tax included); the invoice's own total caps it first. */
-export const CREDIT_NOTE_AMOUNT_MAX = 100_000_000_000;
+const CREDIT_NOTE_AMOUNT_MAX = 100_000_000_000;
 
 const adjustmentReason = z
   .string({ error: '理由を入力してください' })
@@ -266,8 +266,6 @@ const adjustmentReason = z
 
 /** POST /admin/invoices/:id/void and /write-off. */
 export const invoiceReasonBodySchema = z.object({ reason: adjustmentReason });
-
-export type InvoiceReasonBody = z.infer<typeof invoiceReasonBodySchema>;
 
 const amountMessage = '返還額は1円以上の整数(税込)で入力してください';
 

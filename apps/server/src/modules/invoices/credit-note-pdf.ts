@@ -25,7 +25,7 @@ import {
  * number and period (immutable once issued), so every render gives the same bytes.
  */
 
-export interface CreditNotePdfView {
+interface CreditNotePdfView {
   note: Pick<
     CreditNoteRow,
     'number' | 'issueDate' | 'amountYen' | 'subtotalYen' | 'taxYen' | 'taxRateBp' | 'appliedToInvoiceYen' | 'creditedToAccountYen' | 'description' | 'reason' | 'issuerSnapshot' | 'recipientSnapshot'
@@ -34,7 +34,7 @@ export interface CreditNotePdfView {
 }
 
 /** 「適格返還請求書」 with a valid registration number on the snapshot, else 「返還請求書」 (as 請求書 does). */
-export function creditNoteTitle(issuerSnapshot: unknown): string {
+function creditNoteTitle(issuerSnapshot: unknown): string {
   return registrationNumberOf(issuerSnapshot) ? '適格返還請求書' : '返還請求書';
 }
 

@@ -19,7 +19,7 @@ import { nextCreditNoteNumber } from './numbering.repository';
  * first's result (void twice → 409; two credit notes never exceed the total together).
  */
 
-export const ADJUSTMENT_MESSAGES = {
+const ADJUSTMENT_MESSAGES = {
   alreadyVoid: 'この請求書はすでに無効です',
   voidUncollectible: '貸倒れ処理済みの請求書は無効にできません',
   voidPaid: '入金のある請求書は無効にできません。返還請求書を発行してください',
@@ -32,7 +32,7 @@ export const ADJUSTMENT_MESSAGES = {
   notIssued: '発行済みの請求書のみ操作できます',
 } as const;
 
-export const creditNoteTooLarge = (left: number) => `返還額の合計が請求金額(税込)を超えます。この請求書に発行できる返還額は${formatYenAmount(left)}までです`;
+const creditNoteTooLarge = (left: number) => `返還額の合計が請求金額(税込)を超えます。この請求書に発行できる返還額は${formatYenAmount(left)}までです`;
 
 export interface InvoiceAdjustmentsService {
   voidInvoice(invoiceId: string, reason: string, actor: AuditActor): Promise<InvoiceAdjustmentResult>;

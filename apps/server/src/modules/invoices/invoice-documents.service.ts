@@ -14,7 +14,7 @@ import { dayOf } from '@poi/shared/billing-time';
 import { BILLING_MEMBER_FORBIDDEN, INVOICE_NOT_FOUND } from './invoices.service';
 
 export const RECEIPT_NOT_FOUND = '領収書が見つかりません';
-export const CREDIT_NOTE_NOT_FOUND = '返還請求書が見つかりません';
+const CREDIT_NOTE_NOT_FOUND = '返還請求書が見つかりません';
 
 export interface PdfDocument {
   fileName: string;

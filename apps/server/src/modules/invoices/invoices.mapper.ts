@@ -9,10 +9,11 @@ export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
 /**
  * What is still owed, the one definition (its SQL twin is `owedSql` in invoices.repository.ts):
- * total − credit applied − paid (received + fees booked) − credited (Σ credit notes), never below 0.
+ * total − credit applied − paid (received + fees booked) − credited (Σ credit notes), never below 0;
+ * nothing for a void invoice (the SQL callers leave void ones out by status).
  */
-export const remainingYen = (inv: Pick<InvoiceRow, 'totalYen' | 'creditAppliedYen' | 'paidYen' | 'creditedYen'>): number =>
-  Math.max(0, inv.totalYen - inv.creditAppliedYen - inv.paidYen - inv.creditedYen);
+export const remainingYen = (inv: Pick<InvoiceRow, 'totalYen' | 'creditAppliedYen' | 'paidYen' | 'creditedYen'> & { status?: InvoiceRow['status'] }): number =>
+  inv.status === 'void' ? 0 : Math.max(0, inv.totalYen - inv.creditAppliedYen - inv.paidYen - inv.creditedYen);
 
 export function toInvoiceSummary(row: InvoiceRow): InvoiceSummary {
   const recipient = row.recipientSnapshot as { addressee?: string };

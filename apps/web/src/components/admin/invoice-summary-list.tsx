@@ -1,5 +1,6 @@
 import type { InvoiceStatus } from '@poi/shared/schemas/invoices';
 import { INVOICE_STATUS_LABELS, yen } from '../ui/billing-labels';
+import { InvoiceActions } from './invoice-actions';
 
 interface InvoiceSummary {
   id: string;
@@ -14,7 +15,10 @@ interface InvoiceSummary {
 // The user detail's contract types the status as a plain string; an unknown one is shown as sent.
 const statusLabel = (status: string): string => (status in INVOICE_STATUS_LABELS ? INVOICE_STATUS_LABELS[status as InvoiceStatus] : status);
 
-/** The invoices of a user or a company in an admin detail: number, month, total, what was paid, status in Japanese. */
+/**
+ * The invoices of a user or a company in an admin detail: number, month, total, what was paid,
+ * status in Japanese, and the adjustments an issued invoice allows (void, credit note, write-off).
+ */
 export function InvoiceSummaryList({ invoices, headingId }: { invoices: InvoiceSummary[]; headingId: string }) {
   return (
     <section aria-labelledby={headingId}>
@@ -28,6 +32,7 @@ export function InvoiceSummaryList({ invoices, headingId }: { invoices: InvoiceS
               {i.number ?? '(未発行)'} ・ {i.year_month} ・ {yen(i.total)}
               {i.paid === undefined ? ' ・ ' : `(入金 ${yen(i.paid)})・ `}
               {statusLabel(i.status)}
+              {i.number ? <InvoiceActions invoice={i} /> : null}
             </li>
           ))}
         </ul>

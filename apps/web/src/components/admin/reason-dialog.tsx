@@ -25,6 +25,7 @@ export function ReasonDialog({
   submitLabel,
   onSubmit,
   onClose,
+  validate,
   children,
 }: {
   title: string;
@@ -32,6 +33,8 @@ export function ReasonDialog({
   submitLabel: string;
   onSubmit: (reason: string) => Promise<unknown>;
   onClose: () => void;
+  /** Checks the dialog's own fields (showing their errors); false keeps it from submitting. */
+  validate?: () => boolean;
   children?: ReactNode;
 }) {
   const formId = useId();
@@ -44,7 +47,8 @@ export function ReasonDialog({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (reasonError(reason) || submitting) return;
+    const fieldsValid = validate ? validate() : true;
+    if (reasonError(reason) || !fieldsValid || submitting) return;
     setSubmitting(true);
     setError(null);
     try {

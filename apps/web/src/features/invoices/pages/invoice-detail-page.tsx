@@ -1,15 +1,16 @@
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { ArrowLeft, Download } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ArrowLeft, CreditCard, Download } from 'lucide-react';
 import { toast } from 'react-toastify';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage, statusOf } from '../../../lib/api-client';
-import { downloadInvoicePdf, downloadReceiptPdf, useInvoice } from '../api/invoices-api';
+import { downloadCreditNotePdf, downloadInvoicePdf, downloadReceiptPdf, isPayableByCard, payInvoice, useBillingAccount, useInvoice } from '../api/invoices-api';
 import { InvoiceStatusBadge, PAYMENT_LABELS, PAYMENT_METHOD_LABELS, slashDate, yen } from '../../../components/ui/billing-labels';
 import { ChargeLinesTable } from '../components/charge-lines-table';
 import { TransferInstructions } from '../components/transfer-instructions';
+import { CreditNoteList, InvoiceAdjustmentNotice } from '../components/invoice-adjustments';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -23,8 +24,25 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 /** /billing/invoices/:id — one invoice with its lines, tax, payments, PDF and receipts. */
 export function InvoiceDetailPage() {
   const { id = '' } = useParams();
-  const invoice = useInvoice(id);
+  // Back from Stripe Checkout (success_url …?paid=1): fetched again until the webhook booked the payment.
+  const returned = useSearchParams()[0].get('paid') === '1';
+  const invoice = useInvoice(id, returned);
+  const account = useBillingAccount();
   const [busy, setBusy] = useState<string>();
+  const [waitedOut, setWaitedOut] = useState(false);
+  useEffect(() => {
+    if (!returned) return;
+    const timer = setTimeout(() => setWaitedOut(true), 60_000);
+    return () => clearTimeout(timer);
+  }, [returned]);
+  const pay = () => {
+    setBusy('pay');
+    // On success the browser leaves for the hosted page; busy stays set until then.
+    payInvoice(id).catch((err: unknown) => {
+      toast.error(getErrorMessage(err, 'お支払いの手続きを開始できませんでした'));
+      setBusy(undefined);
+    });
+  };
   const download = (key: string, run: () => Promise<void>) => {
     setBusy(key);
     run()
@@ -50,6 +68,9 @@ export function InvoiceDetailPage() {
     );
   }
   const inv = invoice.data;
+  const payable = isPayableByCard(inv);
+  const confirming = returned && payable && !waitedOut;
+  const cardAvailable = account.data?.card_payments_available ?? false;
   return (
     <div className="space-y-6">
       {back}
@@ -62,22 +83,49 @@ export function InvoiceDetailPage() {
           </Button>
         }
       />
-      {inv.pay_now_url ? (
-        <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
-          <p>カード会社の本人認証が必要です。</p>
-          <a href={inv.pay_now_url} className="mt-2 inline-block font-semibold text-blue-800 underline">
-            カード認証を行ってお支払い
-          </a>
-        </div>
+      <div role="status" className="empty:hidden">
+        {confirming ? (
+          <p className="rounded-lg border border-blue-200 bg-blue-50 p-3 text-sm text-blue-950">お支払いを確認しています…</p>
+        ) : returned && payable ? (
+          <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">お支払いの確認に時間がかかっています。しばらくしてからページを再読み込みしてください。</p>
+        ) : returned && inv.status === 'paid' ? (
+          <p className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">お支払いが完了しました。ありがとうございます。</p>
+        ) : null}
+      </div>
+      {payable && !confirming ? (
+        <section aria-labelledby="pay-heading" className="space-y-2 rounded-lg border border-gray-200 bg-white p-4 text-sm">
+          <h2 id="pay-heading" className="text-lg font-semibold text-gray-900">
+            お支払い
+          </h2>
+          <p className="text-gray-800">
+            {inv.status === 'overdue' ? 'この請求書はお支払い期限を過ぎています。' : ''}未払い残高 {yen(inv.remaining)} をカードでお支払いいただけます。
+          </p>
+          {cardAvailable ? (
+            <Button onClick={pay} disabled={busy === 'pay'}>
+              <CreditCard className="h-4 w-4" aria-hidden="true" />
+              今すぐ支払う
+            </Button>
+          ) : account.data ? (
+            <p className="text-gray-800">現在カード決済をご利用いただけません。時間をおいてお試しください。</p>
+          ) : null}
+          <p className="text-gray-700">
+            登録済みのカードを変更する場合は
+            <Link to="/payment-method" className="font-medium text-blue-800 underline">
+              お支払い方法
+            </Link>
+            から新しいカードをご登録ください。登録したカードで未払いの請求書を直ちに決済します。
+          </p>
+        </section>
       ) : null}
       {inv.last_payment_error && inv.status !== 'paid' ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           {inv.last_payment_error}
         </p>
       ) : null}
+      <InvoiceAdjustmentNotice invoice={inv} />
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-gray-200 bg-white p-4 text-sm">
         <Row label="状態">
-          <InvoiceStatusBadge status={inv.status} />
+          <InvoiceStatusBadge status={inv.status} fullyCredited={inv.credited > 0 && inv.remaining === 0} />
         </Row>
         <Row label="発行日">{slashDate(inv.issue_date)}</Row>
         <Row label="対象期間">
@@ -102,6 +150,7 @@ export function InvoiceDetailPage() {
           { label: '合計(税込)', value: yen(inv.total), strong: true },
           ...(inv.credit_applied > 0 ? [{ label: 'クレジット充当', value: `−${yen(inv.credit_applied)}` }] : []),
           { label: 'お支払い済み', value: yen(inv.paid) },
+          ...(inv.credited > 0 ? [{ label: '返還(返還請求書)', value: `−${yen(inv.credited)}` }] : []),
           { label: '未払い残高', value: yen(inv.remaining) },
         ]}
       />
@@ -129,6 +178,7 @@ export function InvoiceDetailPage() {
           </ul>
         )}
       </section>
+      <CreditNoteList invoice={inv} busy={busy} onDownload={(key, path, number) => download(key, () => downloadCreditNotePdf(path, number))} />
     </div>
   );
 }
