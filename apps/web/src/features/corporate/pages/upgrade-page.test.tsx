@@ -80,3 +80,17 @@ describe('/upgrade (総額表示 and the confirmation step in the URL)', () => {
     expect(screen.getByRole('heading', { name: '法人プランのお申し込み' })).toBeInTheDocument();
   });
 });
+
+describe('/upgrade steps the account may not take', () => {
+  it('shows the plans instead of the individual confirmation to an account that is already individual', () => {
+    vi.mocked(useUpgradeView).mockReturnValue({
+      isPending: false,
+      isError: false,
+      data: { ...VIEW, account_type: 'individual' },
+    } as unknown as ReturnType<typeof useUpgradeView>);
+    vi.mocked(useApplyCorporate).mockReturnValue({ mutate: vi.fn(), isPending: false } as unknown as ReturnType<typeof useApplyCorporate>);
+    const router = createMemoryRouter([{ path: '/upgrade', element: <UpgradePage /> }], { initialEntries: ['/upgrade?plan=individual&step=confirm'] });
+    render(<RouterProvider router={router} />);
+    expect(screen.getByRole('heading', { name: 'プラン比較' })).toBeInTheDocument();
+  });
+});

@@ -207,7 +207,7 @@ export function UpgradePage() {
         </div>
       </section>
     );
-  } else if (step === 'corporate-form') {
+  } else if (step === 'corporate-form' && canCorporate) {
     content = (
       <CorporateApplicationForm
         values={steps.values}
@@ -217,7 +217,7 @@ export function UpgradePage() {
         onBack={(values) => go('plans', values)}
       />
     );
-  } else if (step === 'corporate-confirm' && application) {
+  } else if (step === 'corporate-confirm' && application && canCorporate) {
     const body = application;
     const submit = () =>
       apply.mutate(body, {
