@@ -4,7 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import pg from 'pg';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
-import { uniqueEmail, useSession } from './support/auth';
+import { signInByApi, uniqueEmail, useSession } from './support/auth';
 import { ISSUER_ENV } from './support/billing-server';
 import { E2E_PORT } from './support/env';
 import { extractCode, waitForMail } from './support/mailbox';
@@ -178,4 +178,39 @@ test('the failed-card link lists exactly the failing users; the activity lists s
   await expectAxeClean(page, '/admin/users detail with the audit trail');
   await page.setViewportSize({ width: 390, height: 844 });
   await shoot(page, 'money-user-detail-390');
+});
+
+/*
+ * The suite's own server runs without ISSUER_*, BANK_* and Stripe: /commerce then claims nothing
+ * (no 「未設定」, no 「登録申請中」), and the corporate application's card choice is disabled with
+ * the card-unavailable message.
+ */
+test('/commerce without configuration claims nothing; the corporate form says card payments are unavailable', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/commerce');
+  await expect(page.getByRole('heading', { level: 1, name: '特定商取引法に基づく表記' })).toBeVisible();
+  await expect(page.getByRole('status')).toContainText('この表記は準備中です');
+  const body = await page.locator('main').innerText();
+  expect(body).not.toContain('未設定');
+  expect(body).not.toContain('登録申請中');
+  await expect(page.getByText('適格請求書発行事業者登録番号')).toHaveCount(0);
+  await expect(page.getByText('販売価格')).toBeVisible();
+  await shoot(page, 'money-commerce-unset');
+  await expectAxeClean(page, '/commerce without configuration');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'money-commerce-unset-390');
+
+  const trial = await signInByApi(request, uniqueEmail('corp-nocard'));
+  await useSession(page, trial);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/upgrade');
+  await page.getByRole('button', { name: '法人プランを申し込む' }).click();
+  const card = page.getByRole('radio', { name: 'クレジットカード' });
+  await expect(card).toBeDisabled();
+  await expect(card).toHaveAccessibleDescription('カード決済は現在ご利用いただけません。銀行振込(法人のお客様)をご利用いただくか、時間をおいてお試しください。');
+  await expect(page.getByRole('radio', { name: '請求書払い(銀行振込)' })).toBeChecked();
+  await shoot(page, 'money-corporate-form-nocard');
+  await expectAxeClean(page, '/upgrade corporate form without card payments');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot(page, 'money-corporate-form-nocard-390');
 });
