@@ -107,12 +107,20 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
   // A record csv-parse cannot read (a quote closing in the middle of a field) is reported as
   // that row's error; a stray quote inside an unquoted field (35°39'31"N) is kept as text.
   const broken: ImportIssue[] = [];
-  let unclosed: number | undefined;
+  let unclosed: { lines?: number; emptyLines?: number } | undefined;
   // Where the last record read (or skipped) ended: csv-parse reports an unclosed quote at the end
   // of the file, which can be lines past it; the record holding the quote starts right after this
   // one and the empty lines skipped since.
+  // Records are read and skipped in file order, but a skip is reported while the parser runs
+  // ahead of the reader: the furthest end seen wins (lines only grow).
   let lastEnd = 0;
   let lastEmpty = 0;
+  const ended = (lines: number | undefined, emptyLines: number | undefined) => {
+    if (typeof lines === 'number' && lines > lastEnd) {
+      lastEnd = lines;
+      lastEmpty = emptyLines ?? lastEmpty;
+    }
+  };
   const parser = parse({
     bom: false,
     relax_column_count: true,
@@ -120,23 +128,17 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     skip_empty_lines: true,
     skip_records_with_error: true,
     info: true,
-    on_record: (record, context) => {
-      lastEnd = context.lines;
-      lastEmpty = context.empty_lines;
-      return record;
-    },
     on_skip: (err) => {
       if (!err) return;
       const e = err as CsvError & { records?: number; empty_lines?: number; lines?: number };
       const row = (e.records ?? 0) + 1 + (e.empty_lines ?? 0);
       if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
-        const opened = lastEnd + 1 + Math.max(0, (e.empty_lines ?? lastEmpty) - lastEmpty);
-        unclosed = typeof e.lines === 'number' ? Math.min(opened, e.lines) : opened;
+        // Only at the end of the file; placed once every record before it has been read (below).
+        unclosed = { lines: e.lines, emptyLines: e.empty_lines };
         return;
       }
       broken.push({ line: row, field: 'row', reason: '引用符(")の使い方が正しくないため、この行を読み取れません' });
-      if (typeof e.lines === 'number') lastEnd = e.lines;
-      lastEmpty = e.empty_lines ?? lastEmpty;
+      ended(e.lines, e.empty_lines);
     },
   });
   // Fed by hand rather than piped: a decoding error must reach the reader below (pipe() would
@@ -155,9 +157,10 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
   })();
   let header: Array<ImportKey | undefined> | undefined;
   try {
-    for await (const { record, info } of parser as unknown as AsyncIterable<{ record: string[]; info: { records: number; empty_lines: number } }>) {
+    for await (const { record, info } of parser as unknown as AsyncIterable<{ record: string[]; info: { records: number; empty_lines: number; lines: number } }>) {
       while (broken.length) yield { ok: false, issues: [broken.shift()!] };
       const line = rowOf(info);
+      ended(info.lines, info.empty_lines);
       // A row of only empty cells (`,,,,`, what a spreadsheet writes for an emptied row) is a
       // blank line: skipped, neither an error nor counted.
       if (isBlankRecord(record)) continue;
@@ -188,7 +191,11 @@ async function* parseCsv(text: AsyncIterable<string>): AsyncGenerator<ImportItem
     stop.abort();
     parser.destroy();
   }
-  if (unclosed !== undefined) throw new ImportFormatError(`CSVの形式が正しくありません(${unclosed}行目で始まる引用符が閉じられていません)`);
+  if (unclosed !== undefined) {
+    const opened = lastEnd + 1 + Math.max(0, (unclosed.emptyLines ?? lastEmpty) - lastEmpty);
+    const line = typeof unclosed.lines === 'number' ? Math.min(opened, unclosed.lines) : opened;
+    throw new ImportFormatError(`CSVの形式が正しくありません(${line}行目で始まる引用符が閉じられていません)`);
+  }
   if (!header) throw new ImportFormatError('CSVにヘッダー行がありません');
 }
 
