@@ -17,7 +17,8 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'apps/web');
-const DIST = path.join(WEB, 'dist');
+// WEB_DIST_DIR (as the server reads it): build and measure a console built elsewhere than apps/web/dist.
+const DIST = process.env.WEB_DIST_DIR ? path.resolve(process.env.WEB_DIST_DIR) : path.join(WEB, 'dist');
 
 interface ManifestChunk {
   file: string;
@@ -148,7 +149,8 @@ export function measureRoutes(manifest: Manifest, budgets: RouteBudget[] = ROUTE
 }
 
 export function buildConsole(): void {
-  execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const outDir = process.env.WEB_DIST_DIR ? ['--', '--outDir', DIST, '--emptyOutDir'] : [];
+  execFileSync('npm', ['run', 'build', '-w', 'apps/web', ...outDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export function readManifest(): Manifest {

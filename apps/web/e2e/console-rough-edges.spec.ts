@@ -5,6 +5,7 @@ import type { PendingTransfer } from '@poi/shared/schemas/transfers';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { auth } from './support/api';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
+import { extractCode, waitForMail } from './support/mailbox';
 
 /*
  * The console's rough edges, found at 390 px, with the keyboard and on desktop: wide admin tables
@@ -162,4 +163,96 @@ test('signed-in pages run without a Content-Security-Policy violation (zod runs 
   await page.getByRole('dialog').getByRole('button', { name: '変更内容を確認する' }).click();
   violations.push(...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])));
   expect(violations).toEqual([]);
+});
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('what the sign-in pages said does not follow onto /dashboard; toasts have Japanese names', async ({ page }) => {
+    const email = uniqueEmail('rough-toast');
+    await page.goto('/auth/login');
+    await page.getByLabel('メールアドレス').fill(email);
+    const since = Date.now();
+    await page.getByRole('button', { name: '認証コードを送信' }).click();
+    const sent = page.getByText('認証コードを送信しました。メールをご確認ください。');
+    await expect(sent.first()).toBeVisible();
+    // The countdown bar is named in Japanese (react-toastify's own name is English).
+    await expect(page.getByRole('progressbar').first()).toHaveAttribute('aria-label', '通知が閉じるまでの時間');
+    await expect(page.locator('[aria-label="notification timer"]')).toHaveCount(0);
+    await page.getByLabel('認証コード').fill(extractCode(await waitForMail(email, since)));
+    await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('ログインしました').first()).toBeVisible();
+    await expect(sent).toHaveCount(0);
+    // Nor later, on the next page.
+    await page.getByRole('button', { name: 'メニューを開く' }).click();
+    await page.getByRole('navigation', { name: 'モバイルメニュー' }).getByRole('link', { name: 'APIキー' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'APIキー管理' })).toBeVisible();
+    await expect(sent).toHaveCount(0);
+  });
+
+  test('every drawer link is at least 44 px high', async ({ page }) => {
+    await useSession(page, adminSession());
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'ダッシュボード' })).toBeVisible();
+    await page.getByRole('button', { name: 'メニューを開く' }).click();
+    const drawer = page.getByRole('dialog', { name: 'メニュー' });
+    const links = drawer.getByRole('link');
+    expect(await links.count()).toBeGreaterThan(10);
+    const heights = await links.evaluateAll((els) => els.map((el) => ({ name: el.textContent?.trim(), height: Math.round(el.getBoundingClientRect().height) })));
+    expect(heights.filter((h) => h.height < 44)).toEqual([]);
+    await shot(page, 'drawer');
+    await expectAxeClean(page, 'drawer');
+  });
+});
+
+test.describe('/billing while it loads (Lighthouse’s phone: 412 × 823)', () => {
+  test.use({ viewport: { width: 412, height: 823 } });
+
+  test('the sections keep their places: no layout shift as their answers arrive', async ({ page, request }) => {
+    const admin = adminSession();
+    const login = await signInByApi(request, uniqueEmail('rough-billing'));
+    const changed = await request.post(`/console/v1/admin/users/${login.user.id}/change-type`, { headers: auth(admin.token), data: { account_type: 'individual', reason: 'テスト' } });
+    expect(changed.ok(), await changed.text()).toBe(true);
+    const dataset = await request.post('/console/v1/admin/datasets/assign', { headers: auth(admin.token), data: { name: '請求テスト店舗', price_per_search: 1.5, assigned_user_id: null, provider_user_id: null } });
+    const datasetId = (await dataset.json()).data.dataset_id as string;
+    const key = (await (await request.post('/console/v1/api-keys', { headers: auth(login.token), data: { name: '本番' } })).json()).data.key as string;
+    for (let i = 0; i < 5; i++) expect((await request.get(`/api/v1/poi/search?dataset_id=${datasetId}`, { headers: { 'x-api-key': key } })).status()).toBe(200);
+    await expect
+      .poll(async () => (await (await request.get('/console/v1/billing/current', { headers: auth(login.token) })).json()).data.subtotal, { timeout: 10_000 })
+      .toBeGreaterThan(0);
+
+    await useSession(page, login);
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cls: Array<{ value: number; sources: string[] }> };
+      w.__cls = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+          if (entry.hadRecentInput) continue;
+          w.__cls.push({ value: entry.value, sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? `${s.node.tagName} ${s.node.getAttribute('aria-labelledby') ?? s.node.className}` : String(s.node?.nodeName))) });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // Each section's answer arrives at its own time, as on a slow phone.
+    let delay = 0;
+    await page.route('**/console/v1/**', async (route) => {
+      if (!/\/console\/v1\/(billing|budget|plans?|invoices|payment)/.test(route.request().url())) return route.continue();
+      delay += 400;
+      await new Promise((r) => setTimeout(r, delay));
+      await route.continue();
+    });
+    await page.goto('/billing');
+    await expect(page.getByRole('heading', { level: 1, name: '請求・お支払い' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: '今月のご利用(見込み)' })).toBeVisible();
+    await expect(page.getByText('請求テスト店舗').first()).toBeVisible({ timeout: 15_000 });
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('[role=status]').filter({ hasText: '読み込み中' })).toHaveCount(0);
+    const heights = await page.evaluate(() => Array.from(document.querySelectorAll('main section')).map((s) => `${s.getAttribute('aria-labelledby')}: ${Math.round(s.getBoundingClientRect().height)}`));
+    test.info().annotations.push({ type: 'section heights', description: heights.join(', ') });
+    const shifts = await page.evaluate(() => (window as unknown as { __cls: Array<{ value: number; sources: string[] }> }).__cls);
+    const total = shifts.reduce((sum, s) => sum + s.value, 0);
+    expect(total, JSON.stringify({ shifts, heights })).toBeLessThan(0.01);
+    await shot(page, 'billing');
+    await expectAxeClean(page, '/billing');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentYearMonth, formatCoordinate, formatDate, formatFileSize, formatUnitPriceSen, formatYen, formatYenAmount, getInitials } from './format';
+import { currentYearMonth, formatCoordinate, formatDate, formatFileSize, formatUnitPrice, formatUnitPriceSen, formatYen, formatYenAmount, getInitials } from './format';
 
 describe('formatYen', () => {
   it('uses the yen sign, separators and the requested decimals', () => {
@@ -20,6 +20,18 @@ describe('formatYenAmount and formatUnitPriceSen (invoice and receipt PDFs)', ()
     expect(formatUnitPriceSen(123_456_789)).toBe('¥1,234,567.89');
     // Past 2^53 / 100 a float division would round; integer arithmetic stays exact.
     expect(formatUnitPriceSen(900_719_925_474_099)).toBe('¥9,007,199,254,740.99');
+  });
+});
+
+describe('formatUnitPrice (per-search prices on screen)', () => {
+  it('shows sen with 2 decimals and a third only when the value has one, never 4', () => {
+    expect(formatUnitPrice(0.5)).toBe('¥0.50');
+    expect(formatUnitPrice(0)).toBe('¥0.00');
+    expect(formatUnitPrice(12)).toBe('¥12.00');
+    expect(formatUnitPrice(1.463)).toBe('¥1.463');
+    expect(formatUnitPrice(0.1 + 0.2)).toBe('¥0.30');
+    expect(formatUnitPrice(1234.5)).toBe('¥1,234.50');
+    expect(formatUnitPrice('0.25')).toBe('¥0.25');
   });
 });
 

@@ -42,6 +42,19 @@ export function formatUnitPriceMilliYen(milliYen: number): string {
   return `${milliYen < 0 ? '-' : ''}¥${wholeYen.format(Math.trunc(abs / 1000))}.${fraction.endsWith('0') ? fraction.slice(0, 2) : fraction}`;
 }
 
+const unitPriceFormatter = new Intl.NumberFormat('ja-JP', { minimumFractionDigits: 2, maximumFractionDigits: 3 });
+
+/**
+ * A unit price in yen as every screen shows it (a per-search price, a charge line's 単価): 2
+ * decimals, a third only when the value has one (a tenth of a sen) — ¥0.50, ¥0.00, ¥1.463, never
+ * ¥0.5000. The one rule for unit prices held as yen numbers; formatUnitPriceSen and
+ * formatUnitPriceMilliYen are its exact integer forms.
+ */
+export function formatUnitPrice(yen: number | string): string {
+  const n = typeof yen === 'string' ? Number(yen) : yen;
+  return `¥${unitPriceFormatter.format(Number.isFinite(n) ? n : 0)}`;
+}
+
 const dateFormatter = new Intl.DateTimeFormat('ja-JP', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Asia/Tokyo' });
 const dateTimeFormatter = new Intl.DateTimeFormat('ja-JP', {
   year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Tokyo',

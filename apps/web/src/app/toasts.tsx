@@ -76,11 +76,32 @@ function CloseToastButton({ closeToast }: CloseButtonProps) {
   );
 }
 
+export const TOAST_TIMER_LABEL = '通知が閉じるまでの時間';
+
+/**
+ * react-toastify names each toast's countdown bar "notification timer" (no option changes it):
+ * every bar that appears is named in Japanese instead. React never sets that attribute again
+ * (its value does not change), so the name stays.
+ */
+function useJapaneseTimerLabel() {
+  useEffect(() => {
+    const host = toastHost();
+    const rename = () => {
+      for (const bar of host.querySelectorAll('[role=progressbar]')) if (bar.getAttribute('aria-label') !== TOAST_TIMER_LABEL) bar.setAttribute('aria-label', TOAST_TIMER_LABEL);
+    };
+    rename();
+    const observer = new MutationObserver(rename);
+    observer.observe(host, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+}
+
 /** The console's toasts (spec: top right, 5 s, at most 20; phones: at most 3, away from the focused field). */
 export function AppToasts() {
   const small = useMediaQuery(SMALL_SCREEN);
   const phonePosition = usePhonePosition();
   useCollapsedRepeats();
+  useJapaneseTimerLabel();
   return createPortal(
     <ToastContainer
       position={small ? phonePosition : 'top-right'}

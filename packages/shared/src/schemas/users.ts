@@ -13,6 +13,8 @@ export const userSchema = z.object({
   display_name: z.string().nullable(),
   role: roleSchema,
   account_type: accountTypeSchema,
+  /** When the account was created (ISO 8601): /usage offers the months from then on. Optional: a session stored before it was added has none. */
+  created_at: z.string().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -8,6 +8,7 @@ export const toUser = (row: UserRow): User => ({
   display_name: row.displayName,
   role: row.role,
   account_type: row.accountType,
+  created_at: row.createdAt.toISOString(),
 });
 
 /** A user as the admin screens see it: the User entity plus status, dates and billing links. */

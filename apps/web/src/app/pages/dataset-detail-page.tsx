@@ -3,7 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { ArrowLeft, Copy, Tag, Trash2, Upload } from 'lucide-react';
-import { formatDate, formatYen } from '@poi/shared/format';
+import { formatDate, formatUnitPrice } from '@poi/shared/format';
 import { messages } from '@poi/shared/messages';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -124,7 +124,7 @@ export function DatasetDetailPage() {
                     <span className="mt-1 block text-xs text-gray-700">{PER_SEARCH_TAX_NOTE}</span>
                   </dd>
                 ) : (
-                  <dd className="mt-1 text-lg font-bold text-gray-900">{formatYen(query.data.price_per_search, 4)}</dd>
+                  <dd className="mt-1 text-lg font-bold text-gray-900">{formatUnitPrice(query.data.price_per_search)}</dd>
                 )}
               </div>
               <div>

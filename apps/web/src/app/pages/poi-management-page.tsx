@@ -226,7 +226,8 @@ export function PoiManagementPage() {
       <section aria-labelledby="poi-results" className="mt-6 rounded-lg border border-gray-200 bg-white p-5">
         <h2 id="poi-results" className="mb-4 text-lg font-semibold text-gray-900">
           検索結果
-          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total} 件`})</span> : null}
+          {/* 「POI一覧(10件)」: the count as the console's other headings show one (「メンバー(3)」), no space. */}
+          {list.data ? <span className="text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total}件`})</span> : null}
         </h2>
         {!criteria ? (
           <p className="text-sm text-gray-700">条件を指定して検索してください。</p>

@@ -11,6 +11,16 @@ describe('MonthPicker', () => {
     expect(monthLabel('2026-02')).toBe('2026年2月');
   });
 
+  it('starts at the account’s first month when given (not at the service’s start)', async () => {
+    expect(selectableMonths('2026-11', '2026-09')).toEqual(['2026-11', '2026-10', '2026-09']);
+    expect(selectableMonths('2026-11', '2026-11')).toEqual(['2026-11']);
+    const onChange = vi.fn();
+    const now = selectableMonths()[0]!;
+    render(<MonthPicker id="m" value={now} onChange={onChange} first={now} />);
+    expect(screen.getAllByRole('option')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: '前の月' })).toBeDisabled();
+  });
+
   it('moves a month back and forth and stops at the current month', async () => {
     const onChange = vi.fn();
     const now = selectableMonths()[0]!;

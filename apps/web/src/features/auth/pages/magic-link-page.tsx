@@ -63,6 +63,10 @@ export function MagicLinkPage() {
     verifyOnce(token)
       .then((login) => {
         authStore.signIn(login.token, login.user);
+        // What the sign-in pages said (code sent, wrong code) stays behind with them: only the
+        // sign-in itself is announced on the page the user goes on to.
+        toast.dismiss();
+        toast.clearWaitingQueue();
         toast.success(messages.loggedIn);
         navigate(safeRedirect(params.get('redirect')), { replace: true });
       })

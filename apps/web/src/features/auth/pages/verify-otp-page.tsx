@@ -65,6 +65,10 @@ function VerifyOtpForm({ email, redirect }: { email: string; redirect: string })
     try {
       const login = await verifyOtp(email, parsed.data);
       authStore.signIn(login.token, login.user);
+      // What the sign-in pages said (code sent, wrong code) stays behind with them: only the
+      // sign-in itself is announced on the page the user goes on to.
+      toast.dismiss();
+      toast.clearWaitingQueue();
       toast.success(messages.loggedIn);
       setDone(true);
       navigate(redirect, { replace: true });

@@ -57,7 +57,8 @@ export function PoiSection({ datasetId, canManage, onChanged }: { datasetId: str
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <h2 id="poi-section" className="text-lg font-semibold text-gray-900">
           POI一覧
-          {list.data ? <span className="ml-2 text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total} 件`})</span> : null}
+          {/* 「POI一覧(10件)」: the count as the console's other headings show one (「メンバー(3)」), no space. */}
+          {list.data ? <span className="text-sm font-normal text-gray-700">({capped ? `${total}件以上` : `${total}件`})</span> : null}
         </h2>
         {registerButton}
       </div>

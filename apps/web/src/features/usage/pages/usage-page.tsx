@@ -1,9 +1,11 @@
 import { useSearchParams } from 'react-router';
 import { Download, RefreshCw } from 'lucide-react';
 import { currentYearMonth, formatDateTime } from '@poi/shared/format';
+import { yearMonthOf } from '@poi/shared/billing-time';
+import { useAuth } from '../../../lib/auth-store';
 import { Button } from '../../../components/ui/button';
 import { FiguresTable } from '../../../components/ui/figures-table';
-import { MonthPicker } from '../../../components/ui/month-picker';
+import { FIRST_MONTH, MonthPicker } from '../../../components/ui/month-picker';
 import { PageHeader } from '../../../components/ui/page-header';
 import { ErrorBlock, LoadingBlock } from '../../../components/ui/state-blocks';
 import { getErrorMessage } from '../../../lib/api-client';
@@ -21,8 +23,12 @@ const formatTime = (ms: number) => new Date(ms).toLocaleTimeString('ja-JP', { ti
 
 export function UsagePage() {
   const [params, setParams] = useSearchParams();
+  const { user } = useAuth();
+  // The months offered start at the account's first month (Japan time), not the service's.
+  const created = user?.created_at ? new Date(user.created_at) : null;
+  const firstMonth = created && !Number.isNaN(created.getTime()) ? yearMonthOf(created) : FIRST_MONTH;
   const monthParam = params.get('month');
-  const yearMonth = monthParam && YEAR_MONTH.test(monthParam) && monthParam <= currentYearMonth() ? monthParam : currentYearMonth();
+  const yearMonth = monthParam && YEAR_MONTH.test(monthParam) && monthParam <= currentYearMonth() && monthParam >= firstMonth ? monthParam : currentYearMonth();
   const metric: Metric = params.get('chart') === 'amount' ? 'amount' : 'searches';
   const update = (key: 'month' | 'chart', value: string | null) =>
     setParams(
@@ -118,7 +124,7 @@ export function UsagePage() {
         }
       />
       <div className="mb-6">
-        <MonthPicker id="usage-month" value={yearMonth} onChange={setYearMonth} />
+        <MonthPicker id="usage-month" value={yearMonth} onChange={setYearMonth} first={firstMonth} />
       </div>
       {body}
     </div>
