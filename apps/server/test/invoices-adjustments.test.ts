@@ -351,6 +351,22 @@ describe('the database keeps the documents', () => {
   });
 });
 
+describe('the API document', () => {
+  it('lists the four operations with their ids and error answers', async () => {
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
+    for (const [path, method, codes] of [
+      ['/console/v1/admin/invoices/{id}/void', 'post', ['200', '400', '403', '404', '409']],
+      ['/console/v1/admin/invoices/{id}/credit-notes', 'post', ['200', '400', '403', '404', '409']],
+      ['/console/v1/admin/invoices/{id}/write-off', 'post', ['200', '400', '403', '404', '409']],
+      ['/console/v1/billing/credit-notes/{id}/pdf', 'get', ['400', '403', '404']],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op?.operationId, path).toBeTruthy();
+      for (const code of codes) expect(op!.responses, `${path} ${code}`).toHaveProperty(code);
+    }
+  });
+});
+
 describe('refusals', () => {
   it('answers 403 to non-admins and 400/404 in Japanese to bad input, never 500', async () => {
     const acc = await account();
