@@ -56,7 +56,10 @@ interface Invoice {
 }
 
 /** An issued invoice as the close writes it: a draft and its line, then number and status in one update. */
-async function issueInvoice(acc: Account, o: { subtotalYen?: number; creditAppliedYen?: number; method?: 'card' | 'bank_transfer'; status?: string } = {}): Promise<Invoice> {
+async function issueInvoice(
+  acc: Account,
+  o: { subtotalYen?: number; creditAppliedYen?: number; method?: 'card' | 'bank_transfer'; status?: string; issuer?: Record<string, unknown> } = {},
+): Promise<Invoice> {
   const subtotalYen = o.subtotalYen ?? 10_000;
   const taxYen = Math.floor((subtotalYen * 10) / 100);
   const totalYen = subtotalYen + taxYen;
@@ -66,7 +69,7 @@ async function issueInvoice(acc: Account, o: { subtotalYen?: number; creditAppli
   const [inv] = await ctx.query<{ id: string }>(
     `INSERT INTO invoices (billing_account_id, year_month, status, period_start, period_end, subtotal_yen, tax_yen, total_yen, credit_applied_yen, payment_method, issuer_snapshot, recipient_snapshot)
      VALUES ($1, $2, 'draft', $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-    [acc.id, yearMonth, `${yearMonth}-01`, `${yearMonth}-28`, subtotalYen, taxYen, totalYen, o.creditAppliedYen ?? 0, o.method ?? 'bank_transfer', JSON.stringify(ISSUER), JSON.stringify(recipient)],
+    [acc.id, yearMonth, `${yearMonth}-01`, `${yearMonth}-28`, subtotalYen, taxYen, totalYen, o.creditAppliedYen ?? 0, o.method ?? 'bank_transfer', JSON.stringify(o.issuer ?? ISSUER), JSON.stringify(recipient)],
   );
   await ctx.query(`INSERT INTO invoice_lines (invoice_id, position, kind, description, quantity, unit_price_sen, amount_yen) VALUES ($1, 1, 'monthly_fee', '月額料金', 1, $2, $3)`, [inv!.id, subtotalYen * 100, subtotalYen]);
   const number = `POI-${yearMonth.replace('-', '')}-${String(900000 + n).padStart(6, '0')}`;
@@ -206,6 +209,17 @@ describe('credit notes', () => {
 
     // Someone else gets "not found"; without a registration number the title is 返還請求書.
     expect((await ctx.api('GET', `/billing/credit-notes/${note.id}/pdf`, (await account()).user)).statusCode).toBe(404);
+  });
+
+  it('is a plain 返還請求書 when the invoice’s issuer had no registration number', async () => {
+    const acc = await account();
+    const inv = await issueInvoice(acc, { issuer: { name: 'POI Cloud株式会社', registration_number: null } });
+    const note = (await credit(inv.id, 110)).json().data.credit_note;
+    expect(note).toMatchObject({ subtotal: 100, tax: 10 });
+    const text = await pdfText((await ctx.api('GET', `/billing/credit-notes/${note.id}/pdf`, admin)).rawPayload);
+    expect(text).toContain('返還請求書');
+    expect(text).not.toContain('適格返還請求書');
+    expect(text).not.toContain('登録番号');
   });
 
   it('fully credited with nothing received: nothing owed, status kept, card retries stop', async () => {
