@@ -193,6 +193,9 @@ describe('credit notes', () => {
 
     const detail = (await ctx.api('GET', `/billing/invoices/${inv.id}`, acc.user)).json().data;
     expect(detail.credit_notes).toEqual([note]);
+    // The CSV has the credited amount between paid and remaining.
+    expect((await ctx.api('GET', '/billing/invoices.csv', acc.user)).body).toContain(`${inv.number},`);
+    expect((await ctx.api('GET', '/billing/invoices.csv', acc.user)).body).toContain(',20000,2000,22000,0,15000,11000,0,銀行振込,支払済');
     const pdf = await ctx.api('GET', `/billing/credit-notes/${note.id}/pdf`, acc.user);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');

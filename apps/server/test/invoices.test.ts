@@ -173,7 +173,7 @@ describe('invoice list and CSV', () => {
     expect(csv.body.startsWith('\uFEFF請求書番号,対象年月,発行日,支払期限,宛名,小計(円),消費税(円),合計(円)')).toBe(true);
     const rows = csv.body.slice(1).split('\r\n').filter(Boolean);
     expect(rows).toHaveLength(131);
-    expect(rows[1]).toMatch(/^POI-TEST[^,]+,\d{4}-\d{2},\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2},山田 太郎,\d+,\d+,\d+,0,0,\d+,クレジットカード,発行済$/);
+    expect(rows[1]).toMatch(/^POI-TEST[^,]+,\d{4}-\d{2},\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2},山田 太郎,\d+,\d+,\d+,0,0,0,\d+,クレジットカード,発行済$/);
     const filteredCsv = await api('GET', '/billing/invoices.csv?issued_from=2024-03-01&issued_to=2024-06-30&amount_min=2000&amount_max=9000', user);
     expect(filteredCsv.body.slice(1).split('\r\n').filter(Boolean)).toHaveLength(filtered.total + 1);
   });

@@ -42,7 +42,7 @@ const STATUS_LABELS: Record<InvoiceRow['status'], string> = {
 };
 const METHOD_LABELS = { card: 'クレジットカード', bank_transfer: '銀行振込' } as const;
 
-const CSV_HEADERS = ['請求書番号', '対象年月', '発行日', '支払期限', '宛名', '小計(円)', '消費税(円)', '合計(円)', 'クレジット充当(円)', '入金済(円)', '未払残高(円)', '支払方法', '状態'];
+const CSV_HEADERS = ['請求書番号', '対象年月', '発行日', '支払期限', '宛名', '小計(円)', '消費税(円)', '合計(円)', 'クレジット充当(円)', '入金済(円)', '返還(円)', '未払残高(円)', '支払方法', '状態'];
 
 export function createBillingService(deps: { db: Db; config: Pick<Config, 'stripe' | 'bank'>; pricing: PricingService; now?: () => Date }): BillingService {
   const { db, config } = deps;
@@ -199,7 +199,7 @@ export function createBillingService(deps: { db: Db; config: Pick<Config, 'strip
         CSV_HEADERS,
         rows.map((r) => {
           const s = toInvoiceSummary(r);
-          return [s.number, s.year_month, s.issue_date, s.due_date, s.addressee, s.subtotal, s.tax, s.total, s.credit_applied, s.paid, s.remaining, METHOD_LABELS[s.payment_method], STATUS_LABELS[s.status]];
+          return [s.number, s.year_month, s.issue_date, s.due_date, s.addressee, s.subtotal, s.tax, s.total, s.credit_applied, s.paid, s.credited, s.remaining, METHOD_LABELS[s.payment_method], STATUS_LABELS[s.status]];
         }),
       );
     },
