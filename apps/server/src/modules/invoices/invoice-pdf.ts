@@ -411,10 +411,12 @@ function drawVoidStamp(doc: Doc, voided: { on: string; reason: string }): void {
     doc.switchToPage(i);
     doc.font('jp-bold').fontSize(8).fillColor(red);
     doc.text(`この請求書は無効です（無効日 ${formatDateJa(voided.on)}\u3000理由: ${voided.reason}）`, MARGIN, 16, { width: CONTENT_WIDTH, height: 22, ellipsis: true, lineGap: 1 });
+    // In the blank right of the terms on the first page, clear of the issuer block and amounts.
     doc.save();
-    doc.rotate(-18, { origin: [PAGE.width - MARGIN - 90, 150] });
-    doc.rect(PAGE.width - MARGIN - 160, 118, 140, 64).lineWidth(3).strokeColor(red).stroke();
-    doc.font('jp-bold').fontSize(38).fillColor(red).text('無効', PAGE.width - MARGIN - 160, 126, { width: 140, align: 'center', lineBreak: false });
+    doc.opacity(0.85);
+    doc.rotate(-15, { origin: [PAGE.width - MARGIN - 90, 250] });
+    doc.rect(PAGE.width - MARGIN - 160, 218, 140, 64).lineWidth(3).strokeColor(red).stroke();
+    doc.font('jp-bold').fontSize(38).fillColor(red).text('無効', PAGE.width - MARGIN - 160, 226, { width: 140, align: 'center', lineBreak: false });
     doc.restore();
   }
 }
