@@ -32,7 +32,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'invoice.card_payment_failed': 'カード決済の失敗',
   'invoice.pay_session_created': 'カードでの支払い手続きの開始',
   'invoice.void': '請求書の無効化',
-  'invoice.credit_note': 'クレジットノートの発行',
+  'invoice.credit_note': '返還請求書(適格返還請求書)の発行',
   'invoice.write_off': '貸倒れ処理',
   'billing_account.card_saved': 'カードの登録',
   'billing_account.card_removed': 'カードの削除',
@@ -53,7 +53,7 @@ export const AUDIT_TARGET_LABELS: Record<string, string> = {
   billing_account: '請求先',
   billing_month: '請求月',
   invoice: '請求書',
-  credit_note: 'クレジットノート',
+  credit_note: '返還請求書',
   payment_intent: 'カード決済',
   pricing_version: '料金設定',
 };
