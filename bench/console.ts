@@ -131,6 +131,8 @@ async function post(pathname: string, body: unknown, token?: string): Promise<Re
 /** Signs in through the real code flow (the code read from the server log). */
 async function signIn(nextCode: (email: string) => Promise<string>, email: string): Promise<Session & { id: string }> {
   const code = nextCode(email);
+  // Awaited below; if the request fails first, its timer must not crash the bench before the server is stopped.
+  code.catch(() => undefined);
   await post('/console/v1/auth/request-otp', { email });
   const login = await post('/console/v1/auth/verify-otp', { email, code: await code });
   return { token: String(login.token), user: login.user, id: String((login.user as { id: string }).id) };
