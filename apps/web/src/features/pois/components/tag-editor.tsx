@@ -7,7 +7,7 @@ import { inputClass } from '../../../components/ui/form-field';
 const SEPARATOR = /[,，、\r\n]/;
 
 /** A typed or pasted text as tags: split at the separators, trimmed, empty pieces dropped. */
-export function splitTags(text: string): string[] {
+function splitTags(text: string): string[] {
   return text
     .split(SEPARATOR)
     .map((t) => t.trim())
