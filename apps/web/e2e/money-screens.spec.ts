@@ -36,7 +36,8 @@ try {
 }
 
 test.describe.configure({ mode: 'serial' });
-test.skip(!pgReachable, `needs PostgreSQL at ${PG_BASE} (E2E_PG_URL)`);
+// CI always has PostgreSQL: there a missing server is a failure, not a skip.
+test.skip(!pgReachable && !process.env.CI, `needs PostgreSQL at ${PG_BASE} (E2E_PG_URL)`);
 
 const dbName = `poi_e2e_money_${process.pid}_${Date.now().toString(36)}`;
 let db: pg.Client;
