@@ -57,6 +57,10 @@ test.describe('wide admin screens at 1280 × 800', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(region.x + region.width);
     await shot(page, 'admin-transfers');
     await expectAxeClean(page, '/admin/transfers (wide rows)');
+    // And on a phone: the table scrolls inside its region, the page does not widen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await shot(page, 'admin-transfers');
   });
 
   test('the pricing tables fit, or scroll inside their labelled regions', async ({ page }) => {
@@ -71,6 +75,10 @@ test.describe('wide admin screens at 1280 × 800', () => {
       const overflow = await region.evaluate((el) => el.scrollWidth - el.clientWidth);
       expect(overflow, name).toBeLessThanOrEqual(0);
     }
+    await shot(page, 'admin-pricing');
+    await expectAxeClean(page, '/admin/pricing');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
     await shot(page, 'admin-pricing');
     await expectAxeClean(page, '/admin/pricing');
   });
@@ -180,8 +188,9 @@ test.describe('at 390 px', () => {
     await page.getByRole('button', { name: 'ログイン', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByText('ログインしました').first()).toBeVisible();
-    // Counted at once, not waited for: the toast would also go by itself after its 5 s.
-    expect(await page.locator('.Toastify__toast').allInnerTexts()).toEqual(['ログインしました']);
+    // Counted at once, not waited for: the toast would also go by itself after its 5 s. (A toast
+    // being dismissed stays in the page for its exit animation, with data-in="false".)
+    expect(await page.locator('.Toastify__toast[data-in="true"]').allInnerTexts()).toEqual(['ログインしました']);
     // The countdown bar is named in Japanese (react-toastify's own name is English).
     await expect(page.getByRole('progressbar').first()).toHaveAttribute('aria-label', '通知が閉じるまでの時間');
     await expect(page.locator('[aria-label="notification timer"]')).toHaveCount(0);
