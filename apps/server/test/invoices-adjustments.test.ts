@@ -193,6 +193,10 @@ describe('credit notes', () => {
 
     const detail = (await ctx.api('GET', `/billing/invoices/${inv.id}`, acc.user)).json().data;
     expect(detail.credit_notes).toEqual([note]);
+    // The month's revenue figures show what was returned; billed stays the invoice's own subtotal.
+    const yearMonth = String((await invoiceRow(inv.id)).year_month);
+    const figures = (await ctx.api('GET', `/admin/platform/revenue?year_month=${yearMonth}`, admin)).json().data.figures;
+    expect(figures).toMatchObject({ billed: 20_000, tax: 2_000, credited: 11_000, outstanding: 0 });
     // The CSV has the credited amount between paid and remaining.
     expect((await ctx.api('GET', '/billing/invoices.csv', acc.user)).body).toContain(`${inv.number},`);
     expect((await ctx.api('GET', '/billing/invoices.csv', acc.user)).body).toContain(',20000,2000,22000,0,15000,11000,0,銀行振込,支払済');

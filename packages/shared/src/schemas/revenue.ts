@@ -35,6 +35,8 @@ export const monthFiguresSchema = z.object({
   collected: yen,
   /** Still due on the month's invoices. */
   outstanding: yen,
+  /** Returned by credit notes (返還請求書) on the month's invoices, tax included; billed and tax stay the invoices' own. */
+  credited: yen,
 });
 export type MonthFigures = z.infer<typeof monthFiguresSchema>;
 

@@ -91,3 +91,8 @@ CREATE TRIGGER "invoice_lines_no_truncate" BEFORE TRUNCATE ON "invoice_lines" FO
 CREATE TRIGGER "payments_no_truncate" BEFORE TRUNCATE ON "payments" FOR EACH STATEMENT EXECUTE FUNCTION "money_documents_no_truncate"();
 --> statement-breakpoint
 CREATE TRIGGER "credit_notes_no_truncate" BEFORE TRUNCATE ON "credit_notes" FOR EACH STATEMENT EXECUTE FUNCTION "money_documents_no_truncate"();
+--> statement-breakpoint
+-- A month's figures stay index-only now that what is owed subtracts the credited amount too.
+DROP INDEX "invoices_month_figures_idx";
+--> statement-breakpoint
+CREATE INDEX "invoices_month_figures_idx" ON "invoices" USING btree ("year_month","kind","status","subtotal_yen","tax_yen","total_yen","paid_yen","credit_applied_yen","credited_yen");

@@ -115,7 +115,7 @@ export const invoices = pgTable(
     index('invoices_account_idx').on(t.billingAccountId, t.issueDate),
     index('invoices_status_idx').on(t.status, t.dueDate),
     // A month's figures (admin revenue and dashboard) from the index alone.
-    index('invoices_month_figures_idx').on(t.yearMonth, t.kind, t.status, t.subtotalYen, t.taxYen, t.totalYen, t.paidYen, t.creditAppliedYen),
+    index('invoices_month_figures_idx').on(t.yearMonth, t.kind, t.status, t.subtotalYen, t.taxYen, t.totalYen, t.paidYen, t.creditAppliedYen, t.creditedYen),
     check('invoices_credited', sql`${t.creditedYen} >= 0 AND ${t.creditedYen} <= ${t.totalYen}`),
     check('invoices_amounts', sql`${t.subtotalYen} >= 0 AND ${t.taxYen} >= 0 AND ${t.totalYen} = ${t.subtotalYen} + ${t.taxYen} AND ${t.paidYen} >= 0 AND ${t.creditAppliedYen} >= 0`),
   ],

@@ -92,6 +92,7 @@ export function createAdminRevenueService(deps: { db: Db; config: Pick<Config, '
         platform_net: senToYen(billed * 100 - shareSen),
         collected: num(r.collected),
         outstanding: num(r.outstanding),
+        credited: num(r.credited),
       };
     });
   }

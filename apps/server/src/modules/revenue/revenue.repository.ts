@@ -22,7 +22,7 @@ export async function providerShareSenByMonth(ex: Executor, first: string, last:
 export async function invoiceFiguresByMonth(ex: Executor, months: string[]): Promise<RevenueRow[]> {
   return (await ex.execute<RevenueRow>(sql`
     SELECT year_month, count(*)::int AS invoices, sum(subtotal_yen) AS billed, sum(tax_yen) AS tax, sum(total_yen) AS total,
-           sum(paid_yen + credit_applied_yen) AS collected,
+           sum(paid_yen + credit_applied_yen) AS collected, sum(credited_yen) AS credited,
            sum(greatest(${owedSql()}, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')) AS outstanding
     FROM invoices
     WHERE year_month IN (${sql.join(months.map((m) => sql`${m}`), sql`, `)}) AND kind = 'monthly' AND status NOT IN ('draft', 'void')

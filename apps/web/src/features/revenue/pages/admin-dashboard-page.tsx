@@ -52,6 +52,7 @@ export function AdminDashboardPage() {
           <StatCard label="プラットフォーム純収益" value={formatYen(m.platform_net, 2)} />
           <StatCard label="回収済" value={yen(m.collected)} />
           <StatCard label="未回収" value={yen(m.outstanding)} />
+          <StatCard label="返還（返還請求書）" value={yen(m.credited)} />
           <StatCard label="今日の検索" value={`${d.searches_today.toLocaleString('ja-JP')}回`} />
           <StatCard label="今月の検索" value={`${d.searches_this_month.toLocaleString('ja-JP')}回`} />
         </div>

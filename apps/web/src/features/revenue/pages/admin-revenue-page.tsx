@@ -51,6 +51,7 @@ export function AdminRevenuePage() {
           <StatCard label="請求額(税込)" value={yen(f.total)} />
           <StatCard label="回収済" value={yen(f.collected)} />
           <StatCard label="未回収" value={yen(f.outstanding)} />
+          <StatCard label="返還（返還請求書）" value={yen(f.credited)} />
         </div>
         <section aria-labelledby="rev-ds-h" className="mt-6">
           <SectionHeading id="rev-ds-h" title="データセット別" csv={csv('/console/v1/admin/platform/revenue.csv', `platform-revenue-${month}.csv`)} />
