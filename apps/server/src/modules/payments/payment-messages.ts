@@ -26,7 +26,8 @@ export const paymentMessages = {
   insufficientFunds: 'カードの利用限度額を超えているため決済できませんでした。',
   authenticationRequired: 'カード会社による本人認証(3Dセキュア)が必要です。この請求書の「今すぐ支払う」からお支払いください。',
   noCardForCharge: 'カードが登録されていないため決済できませんでした。お支払い方法からカードをご登録ください。',
-  chargeFailed: 'カード決済に失敗しました。時間をおいて再度お試しします。',
+  // Stored on every attempt, the last included: it promises no retry (the invoice's schedule and mails say what follows).
+  chargeFailed: 'カード決済に失敗しました。この請求書の「今すぐ支払う」からお支払いいただくか、別のカードをご登録ください。',
   // Paying an invoice on demand (POST /billing/invoices/:id/pay); the first two as GET /billing/invoices/:id answers.
   invoiceNotFound: '請求書が見つかりません',
   billingMemberForbidden: '請求情報を閲覧・変更できるのは法人アカウントのオーナーと請求担当者のみです',
