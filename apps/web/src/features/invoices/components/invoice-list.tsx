@@ -93,11 +93,13 @@ export function InvoiceList() {
                 </Link>
               ),
             },
+            // State and total come right after the number: on a phone the table scrolls sideways and
+            // a failed card payment (with its 「今すぐ支払う」) must show without scrolling.
+            { header: '状態', cell: (i) => <InvoiceRowStatus invoice={i} />, className: 'px-3 py-2' },
+            { header: '合計', cell: (i) => yen(i.total), align: 'right' },
             { header: '対象月', cell: (i) => i.year_month.replace('-', '/') },
             { header: '発行日', cell: (i) => slashDate(i.issue_date) },
             { header: 'お支払期限', cell: (i) => slashDate(i.due_date) },
-            { header: '合計', cell: (i) => yen(i.total), align: 'right' },
-            { header: '状態', cell: (i) => <InvoiceRowStatus invoice={i} />, className: 'px-3 py-2' },
           ]}
         />
         <Pagination page={page} totalPages={Math.max(1, Math.ceil(total / INVOICE_PAGE_SIZE))} total={total} onChange={setPage} />
