@@ -315,6 +315,27 @@ describe('credit notes', () => {
     expect(refused.json().error.message).toMatch(/^返還額の合計が請求金額\(税込\)を超えます。この請求書に発行できる返還額は¥(400|500)までです$/);
   });
 
+  it('a resubmitted request (same request_id) answers the note it issued, once, even when both arrive together', async () => {
+    const acc = await account();
+    const inv = await issueInvoice(acc, { subtotalYen: 1_000 });
+    const body = { amount_yen: 300, reason: '二重送信の確認', request_id: randomUUID() };
+    const [a, b] = await Promise.all([ctx.api('POST', `/admin/invoices/${inv.id}/credit-notes`, admin, body), ctx.api('POST', `/admin/invoices/${inv.id}/credit-notes`, admin, body)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(a.json().data.credit_note).toEqual(b.json().data.credit_note);
+    const again = await ctx.api('POST', `/admin/invoices/${inv.id}/credit-notes`, admin, body);
+    expect(again.json().data.credit_note.number).toBe(a.json().data.credit_note.number);
+    const [notes] = await ctx.query<{ n: number }>(`SELECT count(*)::int AS n FROM credit_notes WHERE invoice_id = $1`, [inv.id]);
+    expect(notes!.n).toBe(1);
+    expect(Number((await invoiceRow(inv.id)).credited_yen)).toBe(300);
+    expect(await auditOf(inv.id, 'invoice.credit_note')).toHaveLength(1);
+    // The same id for another amount or another invoice is a conflict, not a second note.
+    const other = await ctx.api('POST', `/admin/invoices/${inv.id}/credit-notes`, admin, { ...body, amount_yen: 200 });
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error.message).toBe('この request_id は別の返還請求書の発行に使われています。新しい request_id で送信してください');
+    const malformed = await ctx.api('POST', `/admin/invoices/${inv.id}/credit-notes`, admin, { ...body, request_id: 'x' });
+    expect(malformed.statusCode).toBe(400);
+  });
+
   it('refuses void and written-off invoices', async () => {
     const acc = await account();
     const voided = await issueInvoice(acc);

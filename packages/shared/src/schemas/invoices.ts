@@ -279,6 +279,11 @@ export const creditNoteBodySchema = z.object({
   reason: adjustmentReason,
   /** What is returned, as printed (default: the invoice's service and period). */
   description: z.string().trim().max(200, '内容は200文字以内で入力してください').optional(),
+  /**
+   * An id the client makes once per submission (UUID): sending the same request again (a retry
+   * after a lost answer, a double submit) answers the credit note it already issued, once.
+   */
+  request_id: z.uuid({ error: 'request_id は UUID で指定してください' }).optional(),
 });
 
 export type CreditNoteBody = z.infer<typeof creditNoteBodySchema>;

@@ -32,6 +32,7 @@ CREATE TABLE "credit_notes" (
 	"recipient_snapshot" jsonb NOT NULL,
 	"pdf_sha256" text,
 	"created_by" uuid,
+	"request_id" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "credit_notes_amounts" CHECK ("amount_yen" >= 1 AND "subtotal_yen" >= 0 AND "tax_yen" >= 0 AND "subtotal_yen" + "tax_yen" = "amount_yen"
 		AND "applied_to_invoice_yen" >= 0 AND "credited_to_account_yen" >= 0 AND "applied_to_invoice_yen" + "credited_to_account_yen" = "amount_yen")
@@ -40,6 +41,9 @@ CREATE TABLE "credit_notes" (
 CREATE UNIQUE INDEX "credit_notes_number_key" ON "credit_notes" ("number");
 --> statement-breakpoint
 CREATE INDEX "credit_notes_invoice_idx" ON "credit_notes" ("invoice_id", "created_at");
+--> statement-breakpoint
+-- The admin console's id for one submission: the same id again answers the note it issued.
+CREATE UNIQUE INDEX "credit_notes_request_key" ON "credit_notes" ("request_id");
 --> statement-breakpoint
 -- A credit note never changes and is never deleted; only its PDF hash is stored once.
 CREATE FUNCTION "credit_notes_immutable"() RETURNS trigger LANGUAGE plpgsql AS $$

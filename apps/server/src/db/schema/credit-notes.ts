@@ -32,10 +32,13 @@ export const creditNotes = pgTable(
     recipientSnapshot: jsonb('recipient_snapshot').notNull(),
     pdfSha256: text('pdf_sha256'),
     createdBy: uuid('created_by'),
+    /** The client's id for one submission (a resubmit answers the same note, see creditNoteBodySchema). */
+    requestId: uuid('request_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('credit_notes_number_key').on(t.number),
+    uniqueIndex('credit_notes_request_key').on(t.requestId),
     index('credit_notes_invoice_idx').on(t.invoiceId, t.createdAt),
     check(
       'credit_notes_amounts',

@@ -77,6 +77,11 @@ export function creditNotesOf(ex: Executor, invoiceId: string): Promise<CreditNo
   return ex.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId)).orderBy(asc(creditNotes.createdAt), asc(creditNotes.number));
 }
 
+export async function findCreditNoteByRequest(ex: Executor, requestId: string): Promise<CreditNoteRow | undefined> {
+  const [row] = await ex.select().from(creditNotes).where(eq(creditNotes.requestId, requestId)).limit(1);
+  return row;
+}
+
 export async function findCreditNote(ex: Executor, id: string): Promise<CreditNoteRow | undefined> {
   const [row] = await ex.select().from(creditNotes).where(eq(creditNotes.id, id)).limit(1);
   return row;

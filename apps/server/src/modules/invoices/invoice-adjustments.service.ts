@@ -27,6 +27,7 @@ const ADJUSTMENT_MESSAGES = {
   creditVoid: '無効の請求書には返還請求書を発行できません',
   creditUncollectible: '貸倒れ処理済みの請求書には返還請求書を発行できません',
   creditNothingLeft: 'この請求書はすでに全額が返還済みです',
+  creditRequestReused: 'この request_id は別の返還請求書の発行に使われています。新しい request_id で送信してください',
   writeOffNotOverdue: '貸倒れ処理できるのは支払期限超過の請求書のみです',
   writeOffNothingOwed: '未払残高のない請求書は貸倒れ処理できません',
   notIssued: '発行済みの請求書のみ操作できます',
@@ -93,6 +94,13 @@ export function createInvoiceAdjustmentsService(deps: { db: Db; now?: () => Date
     issueCreditNote(invoiceId, body, actor) {
       return inTransaction(db, async (tx) => {
         const invoice = await locked(tx, invoiceId);
+        // A resubmitted request (same request_id) answers the note it issued; the invoice row lock
+        // orders it after the first, so it finds that note.
+        const earlier = body.request_id ? await repo.findCreditNoteByRequest(tx, body.request_id) : undefined;
+        if (earlier) {
+          if (earlier.invoiceId !== invoice.id || earlier.amountYen !== body.amount_yen) throw new AppError('CONFLICT', ADJUSTMENT_MESSAGES.creditRequestReused);
+          return { invoice: toInvoiceSummary(invoice), credit_note: toCreditNote(earlier), credit_to_account: earlier.creditedToAccountYen };
+        }
         if (invoice.status === 'void') throw new AppError('CONFLICT', ADJUSTMENT_MESSAGES.creditVoid);
         if (invoice.status === 'uncollectible') throw new AppError('CONFLICT', ADJUSTMENT_MESSAGES.creditUncollectible);
         const left = invoice.totalYen - invoice.creditedYen;
@@ -130,6 +138,7 @@ export function createInvoiceAdjustmentsService(deps: { db: Db; now?: () => Date
           issuerSnapshot: invoice.issuerSnapshot,
           recipientSnapshot: invoice.recipientSnapshot,
           createdBy: actor.id,
+          requestId: body.request_id ?? null,
           createdAt: at,
         });
         const updated = await repo.setInvoiceCredited(tx, invoice.id, { creditedYen, status, paidAt: status === 'paid' && invoice.status !== 'paid' ? at : null, stopRetries: owedAfter === 0 }, at);

@@ -35,11 +35,17 @@ function amountError(value: string): string | undefined {
  * 貸倒れ処理 (overdue only). The server has the last word (its refusal shows in the dialog);
  * focus returns to the button that opened the dialog.
  */
+/** A submission id, where the browser can make one (crypto.randomUUID needs a secure context). */
+const newRequestId = (): string | undefined => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : undefined);
+
 export function InvoiceActions({ invoice }: { invoice: AdjustableInvoice }) {
   const client = useQueryClient();
   const [open, setOpen] = useState<Action | null>(null);
   const [amount, setAmount] = useState('');
   const [amountTouched, setAmountTouched] = useState(false);
+  // One id per credit note submitted: a resubmit of the same amount (a lost answer, a double
+  // click) gets the note already issued instead of a second one; a new amount is a new request.
+  const [requestId, setRequestId] = useState(newRequestId);
   const label = invoice.number ?? '';
   const shown = BUTTONS.filter((b) => b.when.includes(invoice.status));
   if (!shown.length) return null;
@@ -54,6 +60,7 @@ export function InvoiceActions({ invoice }: { invoice: AdjustableInvoice }) {
     setOpen(null);
     setAmount('');
     setAmountTouched(false);
+    setRequestId(newRequestId());
   };
   const amountInvalid = amountTouched ? amountError(amount) : undefined;
   const amountId = `credit-amount-${invoice.id}`;
@@ -96,11 +103,14 @@ export function InvoiceActions({ invoice }: { invoice: AdjustableInvoice }) {
             setAmountTouched(true);
             return !amountError(amount);
           }}
-          onSubmit={(reason) => issueCreditNote(invoice.id, { amount_yen: Number(amount.replace(/[,，]/g, '')), reason }).then(refresh)}
+          onSubmit={(reason) => issueCreditNote(invoice.id, { amount_yen: Number(amount.replace(/[,，]/g, '')), reason, ...(requestId ? { request_id: requestId } : {}) }).then(refresh)}
           onClose={close}
         >
           <FormField id={amountId} label="返還額(税込・円)" required error={amountInvalid}>
-            <input id={amountId} inputMode="numeric" autoComplete="off" className={inputClass} value={amount} onChange={(e) => setAmount(e.target.value)} onBlur={() => setAmountTouched(true)} />
+            <input id={amountId} inputMode="numeric" autoComplete="off" className={inputClass} value={amount} onChange={(e) => {
+                setAmount(e.target.value);
+                setRequestId(newRequestId());
+              }} onBlur={() => setAmountTouched(true)} />
           </FormField>
         </ReasonDialog>
       ) : null}
