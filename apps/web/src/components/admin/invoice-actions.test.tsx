@@ -57,7 +57,7 @@ describe('admin invoice actions', () => {
     await userEvent.type(amount, '1,100');
     await userEvent.type(screen.getByLabelText(/理由/), ' 障害による返金 ');
     await userEvent.click(screen.getByRole('button', { name: '発行する' }));
-    expect(issueCreditNote).toHaveBeenCalledWith('inv-1', { amount_yen: 1_100, reason: '障害による返金' });
+    expect(issueCreditNote).toHaveBeenCalledWith('inv-1', { amount_yen: 1_100, reason: '障害による返金', request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(voidInvoice).not.toHaveBeenCalled();
     expect(writeOffInvoice).not.toHaveBeenCalled();
     // Typing key by key in jsdom takes seconds on a loaded machine.
