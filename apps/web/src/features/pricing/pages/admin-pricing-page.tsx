@@ -97,13 +97,14 @@ export function AdminPricingPage() {
   const head = (field: string) => {
     const label = FIELD_LABELS[field]!;
     const at = label.indexOf('(');
-    if (at < 0) return { header: label };
+    // Each part stays whole (on a phone the table scrolls in its region rather than breaking 「料金」).
+    if (at < 0) return { key: field, header: <span className="whitespace-nowrap">{label}</span> };
     return {
       key: field,
       header: (
         <>
-          <span className="inline-block">{label.slice(0, at)}</span>
-          <span className="inline-block">{label.slice(at)}</span>
+          <span className="inline-block whitespace-nowrap">{label.slice(0, at)}</span>
+          <span className="inline-block whitespace-nowrap">{label.slice(at)}</span>
         </>
       ),
     };
