@@ -6,14 +6,6 @@ import { inputClass } from '../../../components/ui/form-field';
 /** What ends a tag while typing: a comma (half or full width), 「、」 or a line break (pasted lists). */
 const SEPARATOR = /[,，、\r\n]/;
 
-/** A typed or pasted text as tags: split at the separators, trimmed, empty pieces dropped. */
-function splitTags(text: string): string[] {
-  return text
-    .split(SEPARATOR)
-    .map((t) => t.trim())
-    .filter(Boolean);
-}
-
 /** `tags` plus the new ones not there yet, in order, up to POI_TAGS_MAX. */
 function withTags(tags: string[], added: string[]): string[] {
   const next = [...tags];
