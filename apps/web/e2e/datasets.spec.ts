@@ -47,7 +47,9 @@ test('platform admin creates a dataset for a provider, who manages its POIs and 
   await expect(pp).toHaveURL(/\/marketplace\/[0-9a-f-]{36}$/);
   await expect(pp).toHaveTitle(/データセット詳細/);
   const datasetId = pp.url().split('/').pop()!;
-  await expect(pp.getByText('¥0.5000')).toBeVisible();
+  // Sen prices show two decimals (¥0.50, never ¥0.5000), 税込 beside it for a consumer viewer.
+  await expect(pp.getByText(/¥0\.50(?!\d)/).first()).toBeVisible();
+  await expect(pp.getByText('¥0.5000')).toHaveCount(0);
   await expect(pp.getByText('データプロバイダー提供')).toBeVisible();
   await expect(pp.getByText('POIが登録されていません')).toBeVisible();
 
@@ -104,7 +106,7 @@ test('platform admin creates a dataset for a provider, who manages its POIs and 
   await price.getByLabel('変更理由').fill('データ拡充のため');
   await price.getByRole('button', { name: '変更する' }).click();
   await expect(price).toBeHidden();
-  await expect(pp.getByText('¥1.2500')).toBeVisible();
+  await expect(pp.getByText(/¥1\.25(?!\d)/).first()).toBeVisible();
   const history = pp.getByRole('region', { name: '価格変更履歴' });
   await expect(history.getByRole('row', { name: /¥1\.25.*現在も有効.*データ拡充のため/ })).toBeVisible();
   await expect(history.getByRole('row', { name: /¥0\.50.*初期価格/ })).toBeVisible();
