@@ -623,6 +623,9 @@ test.describe('keyboard only', () => {
     const [docs] = await Promise.all([context.waitForEvent('page'), page.keyboard.press('Enter')]);
     await docs.waitForLoadState();
     await expect(docs.getByRole('heading', { level: 1, name: 'POI Cloud 公開検索API' })).toBeVisible();
+    // The examples come with the API definition, after the heading: tabbing before they are there
+    // runs past the page's last link (a loaded CI machine did, once).
+    await expect(docs.getByRole('tab', { name: 'curl' })).toBeVisible();
     await tabTo(docs, 'curl');
     await press(docs, 'ArrowRight');
     await expect(docs.getByRole('tab', { name: 'JavaScript' })).toBeFocused();
