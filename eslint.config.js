@@ -132,7 +132,7 @@ export default tseslint.config(
     ];
   }),
   {
-    files: ['apps/server/src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'apps/server/build.mjs'],
+    files: ['apps/server/src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.mjs', 'apps/server/build.mjs', 'packages/sdk/scripts/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

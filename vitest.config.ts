@@ -20,9 +20,13 @@ export default defineConfig({
         test: { name: 'server-unit', include: ['apps/server/src/**/*.test.ts'], environment: 'node' },
       },
       {
+        // The SDK against stub servers; its tests against the real server run with the route tests.
+        test: { name: 'sdk', include: ['packages/sdk/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
         test: {
           name: 'server-routes',
-          include: ['apps/server/test/**/*.test.ts'],
+          include: ['apps/server/test/**/*.test.ts', 'packages/sdk/test/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

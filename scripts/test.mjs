@@ -1,9 +1,10 @@
 // `npm test`: every check and every test, in the order that keeps two cores busy.
 //
 //   1. Two lanes side by side (tsc and ESLint use one core each):
-//        lane a: typecheck (shared, server, web), then the unit tests (shared, web, server-unit)
+//        lane a: typecheck (shared, server, web, sdk), then the unit tests (shared, web, server-unit, sdk)
 //        lane b: lint (ESLint, knip, the dependency rules and module picture), then the build
-//   2. The server's route tests (two files at a time, each with its own PGlite).
+//   2. The server's route tests (two files at a time, each with its own PGlite), the SDK's tests
+//      against the real server among them.
 //   3. The browser suite (Playwright) against the built server.
 //
 // Every step runs even when an earlier one failed (a red typecheck still shows which tests fail),
@@ -51,7 +52,8 @@ await Promise.all([
     () => run('typecheck server', bin('tsc'), ['-p', 'apps/server/tsconfig.json', '--noEmit']).then(record('typecheck server')),
     () => run('typecheck web', bin('tsc'), ['-p', 'apps/web/tsconfig.json', '--noEmit']).then(record('typecheck web')),
     () => run('typecheck shared', bin('tsc'), ['-p', 'packages/shared/tsconfig.json', '--noEmit']).then(record('typecheck shared')),
-    () => run('unit tests', bin('vitest'), ['run', '--project', 'shared', '--project', 'web', '--project', 'server-unit']).then(record('unit tests')),
+    () => run('typecheck sdk', bin('tsc'), ['-p', 'packages/sdk/tsconfig.json', '--noEmit']).then(record('typecheck sdk')),
+    () => run('unit tests', bin('vitest'), ['run', '--project', 'shared', '--project', 'web', '--project', 'server-unit', '--project', 'sdk']).then(record('unit tests')),
   ]),
   lane([
     () => run('eslint', bin('eslint'), ['.']).then(record('eslint')),

@@ -1,0 +1,90 @@
+import createClient from 'openapi-fetch';
+import { errorOf } from './errors';
+import { retryingFetch, sleep as realSleep, type Sleep } from './retry';
+import type { operations, paths } from './schema';
+
+type SearchOperation = operations['searchPois'];
+type SearchQuery = SearchOperation['parameters']['query'];
+
+/**
+ * The search's parameters (see /docs/api); `dataset_id` takes one id or up to 10. The answer's
+ * shape is always the JSON page below: `format` and `fields`, which change it, are not taken here.
+ */
+export type SearchParams = Omit<SearchQuery, 'dataset_id' | 'format' | 'fields'> & { dataset_id: string | string[] };
+/** One page of a search: the POIs, the total, and the cursor of the next page (null on the last). */
+export type SearchPage = SearchOperation['responses'][200]['content']['application/json']['data'];
+export type Poi = SearchPage['pois'][number];
+/** searchAll's parameters: a search's, without the paging it does itself. */
+export type SearchAllParams = Omit<SearchParams, 'cursor' | 'offset'>;
+
+export interface PoiClientOptions {
+  /** The API key (poi_live_…), sent as X-API-Key. */
+  apiKey: string;
+  /** Where the API is, e.g. https://poi.example.com (the SDK adds /api/v1/…). */
+  baseUrl: string;
+  /** A fetch of your own (a proxy agent, a test double); globalThis.fetch otherwise. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Retries after a 429 or 503 (default 2; 0 turns them off). Other errors are never retried. */
+  maxRetries?: number;
+  /** The longest wait before a retry (default 60,000 ms); an answer that asks for longer is thrown at once. */
+  maxRetryDelayMs?: number;
+  /** Error messages in Japanese (default) or English (Accept-Language). */
+  language?: 'ja' | 'en';
+  /** How the SDK waits between retries (a test records the waits instead of sleeping). */
+  sleep?: Sleep;
+}
+
+/** Per-call options. */
+export interface RequestOptions {
+  /** Aborts the request, a wait between retries, or (searchAll) the walk. */
+  signal?: AbortSignal;
+}
+
+export interface PoiClient {
+  /** One page of a search. Throws a PoiApiError subclass for an error answer. */
+  search(params: SearchParams, options?: RequestOptions): Promise<SearchPage>;
+  /**
+   * Every POI of a search, page after page along next_cursor (each page a billed search):
+   * `for await (const poi of client.searchAll({ dataset_id }))`. `limit` is the page size.
+   */
+  searchAll(params: SearchAllParams, options?: RequestOptions): AsyncIterableIterator<Poi>;
+}
+
+const ids = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
+
+/** A client of the POI Cloud public API. */
+export function createPoiClient(options: PoiClientOptions): PoiClient {
+  if (!options.apiKey) throw new TypeError('apiKey is required');
+  const maxRetries = options.maxRetries ?? 2;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a whole number ≥ 0');
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl,
+    fetch: retryingFetch(options.fetch ?? ((request) => globalThis.fetch(request)), {
+      maxRetries,
+      maxDelayMs: options.maxRetryDelayMs ?? 60_000,
+      sleep: options.sleep ?? realSleep,
+    }),
+    headers: { 'X-API-Key': options.apiKey, 'Accept-Language': options.language ?? 'ja' },
+  });
+
+  const search: PoiClient['search'] = async (params, requestOptions = {}) => {
+    const { data, error, response } = await client.GET('/api/v1/poi/search', {
+      params: { query: { ...params, dataset_id: ids(params.dataset_id) } },
+      signal: requestOptions.signal,
+    });
+    if (error !== undefined || !data) throw errorOf(response, error);
+    return data.data;
+  };
+
+  return {
+    search,
+    async *searchAll(params, requestOptions = {}) {
+      let cursor: string | undefined;
+      do {
+        const page = await search({ ...params, ...(cursor ? { cursor } : {}) }, requestOptions);
+        yield* page.pois;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+    },
+  };
+}
