@@ -1,13 +1,11 @@
-import { lazy, Suspense, useId } from 'react';
+import { useId } from 'react';
 import { DataTable } from '../ui/data-table';
 import { formatChartValue, type ChartMetric, type ChartPoint } from './chart-format';
-
-const RechartsBars = lazy(() => import('./recharts-bars'));
+import SvgBars from './svg-bars';
 
 /**
- * A bar chart with axes and tooltips (recharts, lazy-loaded: screens without charts never fetch
- * it; its keyboard layer moves the tooltip with the arrow keys) and, under it, the same figures
- * as a table for screen readers.
+ * A bar chart with axes and tooltips (plain SVG, svg-bars.tsx: the mouse and the arrow, Home and
+ * End keys move the tooltip) and, under it, the same figures as a table for screen readers.
  */
 export function BarChartWithTable({
   label,
@@ -34,9 +32,7 @@ export function BarChartWithTable({
         <span className="text-xs text-gray-700">最大 {formatChartValue(max, metric, unit, yenDecimals)}</span>
       </figcaption>
       <div className="mt-2 h-48 w-full">
-        <Suspense fallback={<div className="h-full w-full animate-pulse rounded bg-gray-50" />}>
-          <RechartsBars points={points} metric={metric} unit={unit} yenDecimals={yenDecimals} name={label} />
-        </Suspense>
+        <SvgBars points={points} metric={metric} unit={unit} yenDecimals={yenDecimals} name={label} />
       </div>
       <details className="mt-2 text-sm">
         <summary className="min-h-6 cursor-pointer text-blue-700 underline">数値を表で見る</summary>
