@@ -23,5 +23,5 @@ export function fileNameOf(disposition: string | undefined): string | undefined 
 /** Fetches a file through the api client (Bearer token) and saves it under the server's file name. */
 export async function downloadFile(url: string, fallbackName: string, params?: Record<string, string>): Promise<void> {
   const res = await apiClient.get(url, { responseType: 'blob', params });
-  downloadBlob(fileNameOf(res.headers['content-disposition'] as string | undefined) ?? fallbackName, res.data as Blob);
+  downloadBlob(fileNameOf(res.headers['content-disposition']) ?? fallbackName, res.data as Blob);
 }

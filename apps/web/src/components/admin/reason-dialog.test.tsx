@@ -20,7 +20,7 @@ describe('reason dialog', () => {
   });
 
   it('keeps the dialog open with the server refusal shown', async () => {
-    const refusal = Object.assign(new Error('conflict'), { isAxiosError: true, response: { status: 409, data: { success: false, error: { code: 'CONFLICT', message: '有効な管理者が他にいないため、この操作はできません' } } } });
+    const refusal = Object.assign(new Error('conflict'), { isApiRequestError: true, response: { status: 409, data: { success: false, error: { code: 'CONFLICT', message: '有効な管理者が他にいないため、この操作はできません' } } } });
     const onClose = vi.fn();
     render(<ReasonDialog title="停止" description="" submitLabel="停止する" onSubmit={() => Promise.reject(refusal)} onClose={onClose} />);
     await userEvent.type(screen.getByLabelText(/理由/), 'テスト');

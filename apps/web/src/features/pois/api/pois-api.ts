@@ -85,7 +85,6 @@ export async function bulkImportPois(datasetId: string, format: ImportFormat, mo
   form.append('mode', mode);
   form.append('file', file);
   const res = await apiClient.post('/console/v1/poi/bulk-import', form, {
-    headers: { 'Content-Type': 'multipart/form-data' },
     // A 10 MB file is parsed and indexed in one transaction: allow it more than the default 30 s.
     timeout: 120_000,
   });

@@ -19,7 +19,7 @@ export const usePendingTransfers = (params: Params) =>
 export async function proposeStatementMatches(file: File): Promise<StatementProposal[]> {
   const form = new FormData();
   form.append('file', file);
-  const res = await apiClient.post('/console/v1/admin/transfers/statement', form, { headers: { 'Content-Type': 'multipart/form-data' } });
+  const res = await apiClient.post('/console/v1/admin/transfers/statement', form);
   return statementProposalsResponseSchema.parse(res.data).data.proposals;
 }
 
