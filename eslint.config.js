@@ -47,7 +47,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['axios'], message: 'Use lib/api-client.ts, the one axios instance.' },
+            { group: ['axios'], message: 'Use lib/api-client.ts, the one HTTP client.' },
           ],
         },
       ],
