@@ -1,18 +1,68 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { messages } from '@poi/shared/messages';
 import { ERROR_CODES, type ApiError, type ErrorCode } from '@poi/shared/schemas/common';
 import { isDatabaseUnavailable } from '../db/unavailable';
+import { preferredLanguage, type Language } from '../lib/accept-language';
+import { englishOf } from '../lib/english-messages';
 import { AppError, type FieldError } from '../lib/errors';
 import { findUnstorableText } from '../lib/storable-text';
 
-function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, errors?: FieldError[]) {
-  const body: ApiError = { success: false, error: { code, message, request_id: String(reply.request.id) } };
+const PUBLIC_API = /^\/api\/v1(?:[/?]|$)/;
+const zodEnglishLocale = z.locales.en();
+
+/** A validation issue's message in zod's English locale (for zod's own messages, which the English table does not hold). */
+function zodEnglish(v: { keyword: string; params: Record<string, unknown> }): string | undefined {
+  const answer = zodEnglishLocale.localeError({ ...v.params, code: v.keyword } as never);
+  return typeof answer === 'string' ? answer : answer?.message;
+}
+
+/**
+ * The language of a request's error answer: the public API (/api/v1) answers in English to a
+ * caller who prefers it (Accept-Language, see lib/accept-language.ts); everything else, the
+ * console API included, in Japanese.
+ */
+export function errorLanguage(request: { url: string; headers: FastifyRequest['headers'] }): Language {
+  if (!PUBLIC_API.test(request.url)) return 'ja';
+  const header = request.headers['accept-language'];
+  return preferredLanguage(Array.isArray(header) ? header.join(',') : header);
+}
+
+/**
+ * An error answer's body in the request's language: status, code and `errors[]` (its fields)
+ * stay as they are, the messages are translated (lib/english-messages.ts). A message without
+ * English stays Japanese, and is logged so that it is noticed.
+ */
+function errorBody(request: FastifyRequest, code: ErrorCode, message: string, errors?: FieldError[]): ApiError {
+  const language = errorLanguage(request);
+  if (language === 'en') {
+    const english = (text: string) => {
+      const translated = englishOf(text);
+      if (translated === undefined && /[\u3040-\u30ff\u4e00-\u9fff]/.test(text)) request.log.warn({ message: text }, 'public API message without English');
+      return translated ?? text;
+    };
+    message = english(message);
+    errors = errors?.map((e) => ({ field: e.field, message: english(e.message) }));
+  }
+  const body: ApiError = { success: false, error: { code, message, request_id: String(request.id) } };
   if (errors?.length) body.errors = errors;
+  return body;
+}
+
+/** Sends the error envelope (docs/architecture.md "Errors and the API envelope") in the request's language. */
+export function sendError(reply: FastifyReply, status: number, code: ErrorCode, message: string, errors?: FieldError[]) {
+  const body = errorBody(reply.request, code, message, errors);
   // An error describes one request at one moment: no cache may keep it.
   reply.header('Cache-Control', 'no-store');
+  if (PUBLIC_API.test(reply.request.url)) {
+    reply.header('Content-Language', errorLanguage(reply.request));
+    // Also for an answer refused before routing, which the public API's own headers never reach.
+    const vary = reply.getHeader('Vary');
+    if (!/accept-language/i.test(String(vary ?? ''))) reply.header('Vary', vary ? `${String(vary)}, Accept-Language` : 'Accept-Language');
+  }
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
@@ -55,7 +105,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   request.log.info({ code: error.code }, 'request refused before routing');
   reply.header('X-Request-Id', request.id);
   const [code, message] = clientErrorAnswer(error);
-  void send(reply, ERROR_CODES[code], code, message);
+  void sendError(reply, ERROR_CODES[code], code, message);
 }
 
 /**
@@ -103,20 +153,22 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       if (error.options.retryAfterSeconds !== undefined) {
         reply.header('Retry-After', String(Math.max(1, Math.ceil(error.options.retryAfterSeconds))));
       }
-      return send(reply, error.statusCode, error.code, error.message, error.options.errors);
+      return sendError(reply, error.statusCode, error.code, error.message, error.options.errors);
     }
 
     if (hasZodFastifySchemaValidationErrors(error)) {
+      const english = errorLanguage(request) === 'en';
       const errors = error.validation.map((v) => ({
         field: v.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(error.validationContext ?? ''),
-        message: v.message ?? messages.validationFailed,
+        // zod's own message (its Japanese locale) has no line in the English table: zod's English locale words it.
+        message: (english && v.message && englishOf(v.message) === undefined && zodEnglish(v)) || (v.message ?? messages.validationFailed),
       }));
-      return send(reply, 400, 'VALIDATION_ERROR', errors[0]?.message ?? messages.validationFailed, errors);
+      return sendError(reply, 400, 'VALIDATION_ERROR', errors[0]?.message ?? messages.validationFailed, errors);
     }
 
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
+      return sendError(reply, 500, 'INTERNAL_ERROR', messages.internalError);
     }
 
     // Text PostgreSQL cannot store in a value no check saw (a multipart field, a file's row): the
@@ -125,7 +177,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     const sqlState = (error as { cause?: { code?: unknown } }).cause?.code ?? error.code;
     if (sqlState === '22021' || sqlState === '22P05') {
       request.log.info({ err: error }, 'text the database cannot store');
-      return send(reply, 400, 'VALIDATION_ERROR', messages.invalidCharacter);
+      return sendError(reply, 400, 'VALIDATION_ERROR', messages.invalidCharacter);
     }
 
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -133,16 +185,16 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       // Malformed JSON, wrong content type, empty body, oversized body and the like.
       request.log.info({ err: error }, 'bad request');
       const [code, message] = clientErrorAnswer({ code: error.code, statusCode: status });
-      return send(reply, ERROR_CODES[code], code, message);
+      return sendError(reply, ERROR_CODES[code], code, message);
     }
     // The database away (a restart, a failover, a killed connection): the pools reconnect on their
     // own, so the client is asked to come back rather than told the server failed.
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: { message: error.message, cause: (error as { cause?: { message?: string } }).cause?.message } }, 'database unavailable');
       reply.header('Retry-After', '2');
-      return send(reply, 503, 'SERVICE_UNAVAILABLE', messages.databaseUnavailable);
+      return sendError(reply, 503, 'SERVICE_UNAVAILABLE', messages.databaseUnavailable);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, 500, 'INTERNAL_ERROR', messages.internalError);
+    return sendError(reply, 500, 'INTERNAL_ERROR', messages.internalError);
   });
 });
