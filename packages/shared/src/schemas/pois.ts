@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LATITUDE_MAX, LONGITUDE_MAX, POI_FIELD_MAX, POI_SEARCH_DEFAULT_LIMIT, POI_SEARCH_MAX_LIMIT } from '../limits';
 import { messages } from '../messages';
-import { foldKeywordWords } from '../search-fold';
+import { foldKeywordWords, foldSearchWord } from '../search-fold';
 import { datasetIdSchema } from './datasets';
 
 export const POI_TAGS_MAX = 50;
@@ -167,6 +167,15 @@ export const searchMessages = {
   keywordTooManyWords: `キーワードは${SEARCH_KEYWORD_MAX_WORDS}語以内で指定してください`,
   cursorInvalid: 'cursor が正しくないか、検索条件と一致しません。前の応答の next_cursor をそのまま、同じ検索条件で指定してください',
   cursorWithOffset: 'cursor と offset は同時に指定できません',
+  bboxFormat: 'bbox は「最小経度,最小緯度,最大経度,最大緯度」の4つの数値をカンマ区切りで指定してください(例: bbox=139.69,35.65,139.78,35.71)',
+  bboxLongitude: 'bbox の経度は-180から180の範囲で指定してください',
+  bboxLatitude: 'bbox の緯度は-90から90の範囲で指定してください',
+  bboxLatitudeOrder: 'bbox の最小緯度(2番目)が最大緯度(4番目)より大きくなっています',
+  bboxLongitudeOrder:
+    'bbox の最小経度(1番目)が最大経度(3番目)より大きくなっています。経度180度(日付変更線)をまたぐ範囲は指定できないため、2つの bbox に分けて検索してください',
+  bboxWithRadius: 'bbox と radius(半径)は同時に指定できません。範囲は bbox か、緯度・経度と半径のどちらかで指定してください',
+  tagsBlank: 'tags に検索できる文字がありません。カンマ区切りでタグを指定してください(空白や記号だけのタグは指定できません)',
+  categoryBlank: 'category に検索できる文字がありません(空白や記号だけのカテゴリは指定できません)',
 } as const;
 
 /** A decimal number as sent in a URL: an optional sign, digits and a fraction. No hex, exponent or blank. */
@@ -194,48 +203,184 @@ export function keywordWords(keyword: string): string[] {
   return foldKeywordWords(keyword);
 }
 
-export const poiSearchQuerySchema = z
+/** A map viewport: [minLon, minLat, maxLon, maxLat], borders included. */
+export type SearchBbox = [number, number, number, number];
+export const SEARCH_TAGS_MAX = 10;
+
+/**
+ * `bbox=minLon,minLat,maxLon,maxLat` (GeoJSON's order). Four decimal numbers as `latitude` takes
+ * them; min ≤ max on both axes: a box crossing the antimeridian is refused with a message saying
+ * how to split it (Japan never needs one).
+ */
+const bboxParam = z
+  .string({ error: searchMessages.bboxFormat })
+  .transform((v, ctx): SearchBbox => {
+    const parts = v.split(',').map((p) => p.trim());
+    if (parts.length !== 4 || !parts.every((p) => DECIMAL.test(p))) {
+      ctx.addIssue({ code: 'custom', message: searchMessages.bboxFormat });
+      return z.NEVER;
+    }
+    const [minLon, minLat, maxLon, maxLat] = parts.map(Number) as SearchBbox;
+    const problem =
+      [minLon, maxLon].some((x) => !(Math.abs(x) <= 180))
+        ? searchMessages.bboxLongitude
+        : [minLat, maxLat].some((x) => !(Math.abs(x) <= 90))
+          ? searchMessages.bboxLatitude
+          : minLat > maxLat
+            ? searchMessages.bboxLatitudeOrder
+            : minLon > maxLon
+              ? searchMessages.bboxLongitudeOrder
+              : undefined;
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }
+    return [minLon, minLat, maxLon, maxLat];
+  })
+  .optional()
+  .describe(
+    '地図の表示範囲で絞り込みます: 最小経度,最小緯度,最大経度,最大緯度(世界測地系、10進数、カンマ区切り。例: 139.69,35.65,139.78,35.71)。境界上のPOIも含みます。経度180度をまたぐ範囲は指定できません。キーワードや緯度・経度(近い順)と組み合わせられますが、radius とは同時に指定できません',
+  );
+
+/**
+ * `tags=a,b`: POIs having every tag (AND), compared after the keyword's folding
+ * (search-fold.ts: full/half width, kana, long vowels, symbols …) as a whole tag, never a part.
+ * Answers the folded tags, distinct and sorted.
+ */
+const searchTagsParam = z
+  .string({ error: 'tags は1回だけ、カンマ区切りで指定してください' })
+  .max(POI_TAG_MAX * SEARCH_TAGS_MAX + SEARCH_TAGS_MAX, `タグは${SEARCH_TAGS_MAX}個以内、1つ${POI_TAG_MAX}文字以内で指定してください`)
+  .transform((v, ctx): string[] => {
+    const raw = v.split(/[,、]/).map((t) => t.trim()).filter((t) => t !== '');
+    if (raw.length > SEARCH_TAGS_MAX || raw.some((t) => t.length > POI_TAG_MAX)) {
+      ctx.addIssue({ code: 'custom', message: `タグは${SEARCH_TAGS_MAX}個以内、1つ${POI_TAG_MAX}文字以内で指定してください` });
+      return z.NEVER;
+    }
+    const folded = raw.map(foldSearchWord);
+    if (!folded.length || folded.some((t) => t === '')) {
+      ctx.addIssue({ code: 'custom', message: searchMessages.tagsBlank });
+      return z.NEVER;
+    }
+    return [...new Set(folded)].sort();
+  })
+  .optional()
+  .describe(
+    `タグで絞り込みます(カンマ区切りで最大${SEARCH_TAGS_MAX}個。すべてのタグを持つPOIだけが該当します)。タグ全体が一致するものだけが該当し、キーワードと同じく全角・半角、大文字・小文字、ひらがな・カタカナ、記号などの違いは区別しません(例: wifi は Wi-Fi に一致)`,
+  );
+
+/** `category=…`: the POI's category equal to this one after the keyword's folding. Answers the folded category. */
+const searchCategoryParam = z
+  .string({ error: 'category は1回だけ指定してください' })
+  .max(POI_FIELD_MAX.category, `category は${POI_FIELD_MAX.category}文字以内で指定してください`)
+  .transform((v, ctx): string => {
+    const folded = foldSearchWord(v);
+    if (!folded) {
+      ctx.addIssue({ code: 'custom', message: searchMessages.categoryBlank });
+      return z.NEVER;
+    }
+    return folded;
+  })
+  .optional()
+  .describe('カテゴリで絞り込みます。カテゴリ全体が一致するPOIだけが該当します(キーワードと同じく全角・半角、ひらがな・カタカナ、記号などの違いは区別しません)');
+
+const poiSearchQueryShape = {
+  dataset_id: datasetIdList,
+  keyword: z
+    .string({ error: 'キーワードは1つだけ指定してください' })
+    .max(100, 'キーワードは100文字以内で入力してください')
+    .refine((v) => keywordWords(v).length > 0, searchMessages.keywordBlank)
+    .refine((v) => keywordWords(v).length <= SEARCH_KEYWORD_MAX_WORDS, searchMessages.keywordTooManyWords)
+    .optional()
+    .describe(
+      '名称・住所・カテゴリ・タグに含まれる文字列(最大100文字)。空白(半角・全角)で区切った語はすべてを含むPOIだけが該当します(AND。語はどの項目にあってもよく、順序も問いません。最大10語)。全角・半角、大文字・小文字、ひらがな・カタカナ、長音(ー・-)、小書きの仮名(ァ・ャ・ッなど)、漢字の間のヶ・ケ・が、主な異体字(髙・﨑・齋・邊など)、記号と名称中の空白、アクセント記号(é など)を区別しません。名称は読み(ひらがな・カタカナ・ローマ字)でも探せます(例: とうきょうたわー、tokyo tower → 東京タワー)',
+    ),
+  latitude: decimalParam('緯度', -90, 90, '緯度は-90から90の範囲で指定してください', '検索の中心の緯度(世界測地系、10進数)。経度と一緒に指定すると近い順に並びます'),
+  longitude: decimalParam('経度', -180, 180, '経度は-180から180の範囲で指定してください', '検索の中心の経度(世界測地系、10進数)'),
+  radius: decimalParam(
+    '半径',
+    SEARCH_RADIUS_MIN,
+    SEARCH_RADIUS_MAX,
+    `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`,
+    '中心からの半径(メートル、1〜50000)。緯度・経度と一緒に指定します。距離は平均地球半径 6,371,008.8 m の球面上の大圏距離です',
+  ),
+  limit: integerParam(searchMessages.limit, 1, POI_SEARCH_MAX_LIMIT, POI_SEARCH_DEFAULT_LIMIT, `1ページの件数(1〜${POI_SEARCH_MAX_LIMIT}、既定 ${POI_SEARCH_DEFAULT_LIMIT})`),
+  offset: integerParam(searchMessages.offset, 0, SEARCH_OFFSET_MAX, 0, 'ページ番号で送るときに読み飛ばす件数(0〜100000)。cursor と同時には指定できません'),
+  cursor: z
+    .string({ error: searchMessages.cursorInvalid })
+    .regex(/^[A-Za-z0-9_-]{1,400}\.[A-Za-z0-9_-]{1,100}$/, searchMessages.cursorInvalid)
+    .max(SEARCH_CURSOR_MAX, searchMessages.cursorInvalid)
+    .optional()
+    .describe('前の応答の next_cursor。同じ検索条件で続きのページを返します(データが追加・削除されても重複・欠落なく最後までたどれます)'),
+  bbox: bboxParam,
+  tags: searchTagsParam,
+  category: searchCategoryParam,
+};
+
+/** The checks between parameters, shared by the console's and the public API's search. */
+function refineSearchQuery(
+  q: { latitude?: number; longitude?: number; radius?: number; cursor?: string; offset: number; bbox?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if ((q.latitude === undefined) !== (q.longitude === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [q.latitude === undefined ? 'latitude' : 'longitude'], message: '緯度と経度は両方を指定してください' });
+  }
+  if (q.radius !== undefined && q.latitude === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['radius'], message: '半径を指定する場合は緯度と経度も指定してください' });
+  }
+  if (q.cursor !== undefined && q.offset !== 0) {
+    ctx.addIssue({ code: 'custom', path: ['cursor'], message: searchMessages.cursorWithOffset });
+  }
+  if (q.bbox !== undefined && q.radius !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['bbox'], message: searchMessages.bboxWithRadius });
+  }
+}
+
+export const poiSearchQuerySchema = z.object(poiSearchQueryShape).superRefine(refineSearchQuery);
+export type PoiSearchQuery = z.input<typeof poiSearchQuerySchema>;
+
+/** What `fields=` may name: the POI's fields; `id` is poi_id's short name. */
+export const POI_FIELD_NAMES = Object.keys(poiSchema.shape) as Array<keyof Poi>;
+const FIELD_ALIASES: Record<string, keyof Poi> = { id: 'poi_id' };
+export const SEARCH_FORMATS = ['json', 'geojson'] as const;
+export type SearchFormat = (typeof SEARCH_FORMATS)[number];
+
+/**
+ * `fields=…`: the POI fields each answer keeps, in the POI's own order; poi_id is always kept
+ * (paging, deduplication and GeoJSON's feature id need it). Unknown names are one 400 naming them.
+ */
+const fieldsParam = z
+  .string({ error: 'fields は1回だけ、カンマ区切りで指定してください' })
+  .transform((v, ctx): Array<keyof Poi> => {
+    const names = v.split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const unknown = names.filter((n) => !(POI_FIELD_NAMES as string[]).includes(n) && !(n in FIELD_ALIASES));
+    if (unknown.length || !names.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${unknown.length ? `fields に不明な項目があります: ${unknown.join(', ')}。` : 'fields に項目を指定してください。'}指定できるのは ${['id', ...POI_FIELD_NAMES].join(', ')} です`,
+      });
+      return z.NEVER;
+    }
+    const wanted = new Set<string>(['poi_id', ...names.map((n) => FIELD_ALIASES[n] ?? n)]);
+    return POI_FIELD_NAMES.filter((n) => wanted.has(n));
+  })
+  .optional()
+  .describe(
+    `応答に含めるPOIの項目(カンマ区切り。例: id,name,latitude,longitude)。poi_id(別名 id)は常に含まれます。指定できるのは id, ${POI_FIELD_NAMES.join(', ')} です。distance_m は緯度・経度を指定した検索でのみ返ります`,
+  );
+
+/** The public API's search: the console's parameters, and the answer's format and fields. */
+export const publicPoiSearchQuerySchema = z
   .object({
-    dataset_id: datasetIdList,
-    keyword: z
-      .string({ error: 'キーワードは1つだけ指定してください' })
-      .max(100, 'キーワードは100文字以内で入力してください')
-      .refine((v) => keywordWords(v).length > 0, searchMessages.keywordBlank)
-      .refine((v) => keywordWords(v).length <= SEARCH_KEYWORD_MAX_WORDS, searchMessages.keywordTooManyWords)
+    ...poiSearchQueryShape,
+    format: z
+      .enum(SEARCH_FORMATS, { error: 'format は json または geojson を指定してください' })
       .optional()
       .describe(
-        '名称・住所・カテゴリ・タグに含まれる文字列(最大100文字)。空白(半角・全角)で区切った語はすべてを含むPOIだけが該当します(AND。語はどの項目にあってもよく、順序も問いません。最大10語)。全角・半角、大文字・小文字、ひらがな・カタカナ、長音(ー・-)、小書きの仮名(ァ・ャ・ッなど)、漢字の間のヶ・ケ・が、主な異体字(髙・﨑・齋・邊など)、記号と名称中の空白、アクセント記号(é など)を区別しません。名称は読み(ひらがな・カタカナ・ローマ字)でも探せます(例: とうきょうたわー、tokyo tower → 東京タワー)',
+        '応答の形式。geojson は GeoJSON の FeatureCollection(Content-Type: application/geo+json)を返します(Accept: application/geo+json でも同じ)。各 Feature の geometry は POI の地点、id は poi_id、properties は緯度・経度以外の項目です。total・total_capped・next_cursor は FeatureCollection の直下にあります。エラーは常に JSON です',
       ),
-    latitude: decimalParam('緯度', -90, 90, '緯度は-90から90の範囲で指定してください', '検索の中心の緯度(世界測地系、10進数)。経度と一緒に指定すると近い順に並びます'),
-    longitude: decimalParam('経度', -180, 180, '経度は-180から180の範囲で指定してください', '検索の中心の経度(世界測地系、10進数)'),
-    radius: decimalParam(
-      '半径',
-      SEARCH_RADIUS_MIN,
-      SEARCH_RADIUS_MAX,
-      `半径は${SEARCH_RADIUS_MIN}から${SEARCH_RADIUS_MAX}メートルの範囲で指定してください`,
-      '中心からの半径(メートル、1〜50000)。緯度・経度と一緒に指定します。距離は平均地球半径 6,371,008.8 m の球面上の大圏距離です',
-    ),
-    limit: integerParam(searchMessages.limit, 1, POI_SEARCH_MAX_LIMIT, POI_SEARCH_DEFAULT_LIMIT, `1ページの件数(1〜${POI_SEARCH_MAX_LIMIT}、既定 ${POI_SEARCH_DEFAULT_LIMIT})`),
-    offset: integerParam(searchMessages.offset, 0, SEARCH_OFFSET_MAX, 0, 'ページ番号で送るときに読み飛ばす件数(0〜100000)。cursor と同時には指定できません'),
-    cursor: z
-      .string({ error: searchMessages.cursorInvalid })
-      .regex(/^[A-Za-z0-9_-]{1,400}\.[A-Za-z0-9_-]{1,100}$/, searchMessages.cursorInvalid)
-      .max(SEARCH_CURSOR_MAX, searchMessages.cursorInvalid)
-      .optional()
-      .describe('前の応答の next_cursor。同じ検索条件で続きのページを返します(データが追加・削除されても重複・欠落なく最後までたどれます)'),
+    fields: fieldsParam,
   })
-  .superRefine((q, ctx) => {
-    if ((q.latitude === undefined) !== (q.longitude === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [q.latitude === undefined ? 'latitude' : 'longitude'], message: '緯度と経度は両方を指定してください' });
-    }
-    if (q.radius !== undefined && q.latitude === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['radius'], message: '半径を指定する場合は緯度と経度も指定してください' });
-    }
-    if (q.cursor !== undefined && q.offset !== 0) {
-      ctx.addIssue({ code: 'custom', path: ['cursor'], message: searchMessages.cursorWithOffset });
-    }
-  });
-export type PoiSearchQuery = z.input<typeof poiSearchQuerySchema>;
+  .superRefine(refineSearchQuery);
 
 export const poiSearchResponseSchema = z.object({
   success: z.literal(true),

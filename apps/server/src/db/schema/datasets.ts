@@ -97,6 +97,13 @@ export const pois = pgTable(
     /** The folded name alone: a keyword search without a point ranks exact, then prefix matches of it first. */
     searchName: text('search_name').notNull().default(''),
     /**
+     * The tags folded as keywords are (distinct): the search's `tags` filter (AND, whole tags).
+     * NULL for rows written before migration 0022 until the back-fill rewrites them.
+     */
+    searchTags: text('search_tags').array(),
+    /** The category folded as keywords are (NULL without one): the search's `category` filter. */
+    searchCategory: text('search_category'),
+    /**
      * Which folding wrote the search columns (SEARCH_FOLD_VERSION); 0 = not yet, or written before
      * the readings dictionary was loaded. The back-fill job (search-backfill.ts) rewrites such rows.
      */
@@ -119,6 +126,11 @@ export const pois = pgTable(
     index('pois_search_bigrams_idx').using('gin', t.searchBigrams),
     index('pois_dataset_search_name_idx').on(t.datasetId, t.searchName.op('text_pattern_ops')),
     index('pois_search_stale_idx').on(t.id).where(sql`${t.searchVersion} < 1`),
+    index('pois_search_tags_idx').using('gin', t.searchTags),
+    index('pois_dataset_search_category_idx')
+      .on(t.datasetId, t.searchCategory, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.searchCategory} IS NOT NULL`),
+    index('pois_search_tags_stale_idx').on(t.id).where(sql`${t.searchTags} IS NULL`),
     // The point as a box of ±1 µm, INCLUDE (dataset_id, id, earth): migration 0018 (hand-written:
     // drizzle cannot express INCLUDE). Why the box: the migration's comment.
     index('pois_earth_idx').using('gist', sql`cube_enlarge(${t.earth}, 1e-6, 3)`),

@@ -1,7 +1,7 @@
 import type { Poi } from '@poi/shared/schemas/pois';
 import type { PoiRow } from './pois.repository';
 
-export const toPoi = (row: Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion'>, distance?: number): Poi => ({
+export const toPoi = (row: Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion' | 'searchTags' | 'searchCategory'>, distance?: number): Poi => ({
   poi_id: row.id,
   dataset_id: row.datasetId,
   name: row.name,

@@ -3,8 +3,8 @@ import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
-import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields } from '@poi/shared/schemas/pois';
+import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M, greatCircleMeters } from '@poi/shared/geo';
+import { keywordWords, SEARCH_TOTAL_CAP, type PoiFields, type SearchBbox } from '@poi/shared/schemas/pois';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { pgClientOf, type Executor } from '../../db/client';
 import { arrayLiteral, escapeLike } from '../../db/sql';
@@ -153,13 +153,21 @@ export interface PoiSearchFilter {
   point?: { latitude: number; longitude: number; radius?: number };
   limit: number;
   offset: number;
+  /** Only POIs inside this box (borders included): [minLon, minLat, maxLon, maxLat], min ≤ max. */
+  bbox?: SearchBbox;
+  /** Only POIs having every one of these tags (folded as search_tags holds them). */
+  tags?: string[];
+  /** Only POIs of this category (folded as search_category holds it). */
+  category?: string;
   /** Continue after this row (a cursor's key); offset is then 0. */
   after?: SearchKey;
   /** The total of these filters, counted a moment ago: the search then skips counting. */
   knownTotal?: { total: number; capped: boolean };
 }
 
-export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion'> & { distance: number | null };
+export type PoiSearchRow = Omit<PoiRow, 'earth' | 'searchText' | 'searchBigrams' | 'searchName' | 'searchVersion' | 'searchTags' | 'searchCategory'> & {
+  distance: number | null;
+};
 
 export interface PoiSearchResult {
   rows: PoiSearchRow[];
@@ -183,6 +191,8 @@ const {
   searchBigrams: _searchBigrams,
   searchName: _searchName,
   searchVersion: _searchVersion,
+  searchTags: _searchTags,
+  searchCategory: _searchCategory,
   ...resultColumns
 } = getTableColumns(pois);
 
@@ -204,7 +214,63 @@ export const chordToMeters = (chord: number) => 2 * EARTH_MEAN_RADIUS_M * Math.a
 /** A value, or the placeholder standing for it in a prepared statement. */
 type Bound = unknown;
 
-interface PointParams {
+/**
+ * A bbox's circumscribing circle, when it has a useful one: all of the box lies within `radius`
+ * mean-Earth metres of (latitude, longitude). For a box narrower than 180° of longitude the
+ * farthest points from its centre are corners (along a parallel the distance grows with the
+ * longitude difference up to 180°; along a meridian it is a cosine of the latitude with its
+ * maximum inside (-90°, 90°), so its minimum over an edge is at an end), so the largest corner
+ * distance, with a metre and a millionth to spare, bounds it. The circle lets the GiST index find
+ * the box's rows (earth_box) instead of every row of the datasets being tested.
+ */
+export function bboxCircle(b: SearchBbox): { latitude: number; longitude: number; radius: number } | undefined {
+  const [minLon, minLat, maxLon, maxLat] = b;
+  if (maxLon - minLon >= 180) return undefined;
+  const latitude = (minLat + maxLat) / 2;
+  const longitude = (minLon + maxLon) / 2;
+  const corners = [minLat, maxLat].flatMap((lat) => [minLon, maxLon].map((lon) => greatCircleMeters(latitude, longitude, lat, lon)));
+  return { latitude, longitude, radius: Math.max(...corners) * 1.000001 + 1 };
+}
+
+/** The filters of docs/search.md "Map viewports and filters" beside datasets, keywords and point. */
+interface ExtraParams {
+  bbox?: { minLon: Bound; minLat: Bound; maxLon: Bound; maxLat: Bound; circle?: { latitude: Bound; longitude: Bound; radius: Bound } };
+  /** The folded tags as one array literal (arrayLiteral). */
+  tags?: Bound;
+  category?: Bound;
+}
+
+function extraParamsOf(f: Pick<PoiSearchFilter, 'bbox' | 'tags' | 'category'>): ExtraParams {
+  const b = f.bbox;
+  return {
+    bbox: b && { minLon: b[0], minLat: b[1], maxLon: b[2], maxLat: b[3], circle: bboxCircle(b) },
+    tags: f.tags?.length ? arrayLiteral(f.tags) : undefined,
+    category: f.category,
+  };
+}
+
+const hasExtra = (f: Pick<PoiSearchFilter, 'bbox' | 'tags' | 'category'>) => !!(f.bbox || f.tags?.length || f.category !== undefined);
+
+function extraConditions(e: ExtraParams): SQL[] {
+  const out: SQL[] = [];
+  if (e.bbox) {
+    const b = e.bbox;
+    const c = b.circle;
+    if (c) {
+      out.push(
+        sql`earth_box((SELECT ll_to_earth(${c.latitude}::float8, ${c.longitude}::float8)), ${c.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}) && ${earthKey}`,
+      );
+    }
+    out.push(
+      sql`${pois.latitude} >= ${b.minLat}::float8 AND ${pois.latitude} <= ${b.maxLat}::float8 AND ${pois.longitude} >= ${b.minLon}::float8 AND ${pois.longitude} <= ${b.maxLon}::float8`,
+    );
+  }
+  if (e.tags !== undefined) out.push(sql`${pois.searchTags} @> ${e.tags}::text[]`);
+  if (e.category !== undefined) out.push(sql`${pois.searchCategory} = ${e.category}::text`);
+  return out;
+}
+
+interface PointParams extends ExtraParams {
   datasetIds: Bound[];
   latitude: Bound;
   longitude: Bound;
@@ -296,6 +362,7 @@ type PointStatement = { execute(values: Record<string, unknown>): Promise<PointR
 const pointStatements = new WeakMap<object, Map<string, PointStatement>>();
 
 interface PointRun {
+  extra: ExtraParams;
   datasetIds: string[];
   point: { latitude: number; longitude: number; radius?: number };
   terms: KeywordTerms[];
@@ -320,7 +387,9 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     byShape = new Map();
     pointStatements.set(ex, byShape);
   }
-  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${termsShape(r.terms)}_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}`;
+  const e = r.extra;
+  const extraShape = `${e.bbox ? (e.bbox.circle ? 'B' : 'b') : ''}${e.tags !== undefined ? 't' : ''}${e.category !== undefined ? 'c' : ''}`;
+  const shape = `${r.datasetIds.length}_${r.point.radius !== undefined ? 'r' : 'n'}_${termsShape(r.terms)}_${r.after ? 'after' : 'offset'}${r.counted ? '_counted' : ''}${extraShape ? `_${extraShape}` : ''}`;
   let statement = byShape.get(shape);
   if (!statement) {
     const slot = (name: string) => sql.placeholder(name);
@@ -339,6 +408,15 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
       limit: slot('limit'),
       after: r.after ? { lo: slot('afterLo'), hi: slot('afterHi'), id: slot('afterId') } : undefined,
       counted: r.counted,
+      bbox: e.bbox && {
+        minLon: slot('minLon'),
+        minLat: slot('minLat'),
+        maxLon: slot('maxLon'),
+        maxLat: slot('maxLat'),
+        circle: e.bbox.circle && { latitude: slot('boxLatitude'), longitude: slot('boxLongitude'), radius: slot('boxRadius') },
+      },
+      tags: e.tags !== undefined ? slot('tags') : undefined,
+      category: e.category !== undefined ? slot('category') : undefined,
     }).prepare(`poi_point_${shape}_v6`) as unknown as PointStatement;
     byShape.set(shape, statement);
   }
@@ -351,6 +429,10 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
     if (t.legacy?.bigram !== undefined) values[`legacyBigram${i}`] = t.legacy.bigram;
   });
   if (r.after) Object.assign(values, { afterLo: r.after.lo, afterHi: r.after.hi, afterId: r.after.id });
+  if (e.bbox) Object.assign(values, { minLon: e.bbox.minLon, minLat: e.bbox.minLat, maxLon: e.bbox.maxLon, maxLat: e.bbox.maxLat });
+  if (e.bbox?.circle) Object.assign(values, { boxLatitude: e.bbox.circle.latitude, boxLongitude: e.bbox.circle.longitude, boxRadius: e.bbox.circle.radius });
+  if (e.tags !== undefined) values.tags = e.tags;
+  if (e.category !== undefined) values.category = e.category;
   return statement.execute(values);
 }
 
@@ -358,7 +440,7 @@ function runPointPrepared(ex: Executor, r: PointRun): Promise<PointRow[]> {
 async function runPointSteered(ex: Executor, r: PointRun): Promise<PointRow[]> {
   return ex.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`);
-    return (await buildPointQuery(tx, { ...r, ...r.point })) as unknown as PointRow[];
+    return (await buildPointQuery(tx, { ...r, ...r.point, ...r.extra })) as unknown as PointRow[];
   });
 }
 
@@ -378,14 +460,15 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
   const known = f.knownTotal;
   // Past the cap the window's own count tells the total: no second walk for offset pages.
   let window = after || known ? offset + f.limit + 1 : Math.max(offset + f.limit + 1, SEARCH_TOTAL_CAP + 1);
+  const extra = extraParamsOf(f);
   for (;;) {
-    const run: PointRun = { datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: !!after && !known };
+    const run: PointRun = { extra, datasetIds: f.datasetIds, point: f.point, terms, window, offset, limit: f.limit, after, counted: !!after && !known };
     const rows = knn ? await runPointPrepared(knn, run) : await runPointSteered(ex, run);
     const last = rows.at(-1);
     if (!last && known) return { rows: [], ...known };
     if (!last) {
       // Nothing at this offset (or after this cursor): the total comes from a count of its own.
-      const { filter, walkOf } = pointWhere({ ...f.point, datasetIds: f.datasetIds, terms });
+      const { filter, walkOf } = pointWhere({ ...f.point, ...extra, datasetIds: f.datasetIds, terms });
       const [{ total } = { total: 0 }] = await countQuery(ex, filter, [walkOf]);
       return { rows: [], ...capTotal(total) };
     }
@@ -409,7 +492,7 @@ async function searchAroundPoint(ex: Executor, f: PoiSearchFilter & { point: Non
 }
 
 /** The filter of a point search, its centre and its KNN order. */
-function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude' | 'radius' | 'terms'>) {
+function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude' | 'radius' | 'terms' | 'bbox' | 'tags' | 'category'>) {
   // A scalar subquery, so the centre is computed once per statement: in a generic plan (knnDb)
   // ll_to_earth of parameters is not folded and was computed again for every row the walks
   // test (the distance filter), half the time of a radius search's walks on 1M POIs.
@@ -421,6 +504,7 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
       // The key's box overlaps the radius's cube when the point is in it (or within 1 µm of it).
       p.radius !== undefined ? sql`earth_box(${center}, ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}) && ${earthKey}` : undefined,
       p.radius !== undefined ? sql`earth_distance(${center}, ${pois.earth}) <= ${p.radius}::float8 * ${RADIUS_TO_EARTHDISTANCE}` : undefined,
+      ...extraConditions(p),
     )!;
   return {
     filter: where(datasetCondition(p.datasetIds)),
@@ -449,7 +533,7 @@ function pointWhere(p: Pick<PointParams, 'datasetIds' | 'latitude' | 'longitude'
 function rankedKeywordPage(ex: Executor, f: PoiSearchFilter, filter: SQL, exact: string, after?: { ts: string; id: string; rank?: number }) {
   const n = (f.after ? 0 : f.offset) + f.limit + 1;
   const prefix = `${escapeLike(exact)}%`;
-  const dataset = datasetCondition(f.datasetIds);
+  const dataset = and(datasetCondition(f.datasetIds), ...extraConditions(extraParamsOf(f)))!;
   const ranks: Array<[number, SQL]> = [
     [0, sql`${dataset} AND ${pois.searchName} = ${exact}`],
     [1, sql`${dataset} AND ${pois.searchName} LIKE ${prefix} AND ${pois.searchName} <> ${exact}`],
@@ -477,7 +561,7 @@ function rankedKeywordPage(ex: Executor, f: PoiSearchFilter, filter: SQL, exact:
  * a plain list (the datasets' POI counts, kept in the same transactions as the POIs).
  */
 export function buildListQueries(ex: Executor, f: PoiSearchFilter, terms: KeywordTerms[], ranked = true) {
-  const filter = and(datasetCondition(f.datasetIds), ...terms.map(keywordCondition));
+  const filter = and(datasetCondition(f.datasetIds), ...terms.map(keywordCondition), ...extraConditions(extraParamsOf(f)));
   const listAfter = f.after && 'ts' in f.after ? f.after : undefined;
   const after = listAfter ? sql`(${pois.createdAt}, ${pois.id}) < (${listAfter.ts}::timestamptz, ${listAfter.id}::uuid)` : undefined;
   const order = [desc(pois.createdAt), desc(pois.id)];
@@ -511,10 +595,10 @@ export function buildSearchStatements(ex: Executor, f: PoiSearchFilter, options:
   const terms = keywordTerms(f.keyword);
   if (f.point) {
     const window = options.count ? Math.max(f.offset + f.limit + 1, SEARCH_TOTAL_CAP + 1) : f.offset + f.limit + 1;
-    return { point: buildPointQuery(ex, { ...f.point, datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
+    return { point: buildPointQuery(ex, { ...f.point, ...extraParamsOf(f), datasetIds: f.datasetIds, terms, window, offset: f.offset, limit: f.limit, counted: false }) };
   }
   const q = buildListQueries(ex, f, terms, options.ranked ?? true);
-  return { page: q.page, count: options.count ? (terms.length ? q.count : q.datasetsTotal) : undefined };
+  return { page: q.page, count: options.count ? (terms.length || hasExtra(f) ? q.count : q.datasetsTotal) : undefined };
 }
 
 /**
@@ -528,7 +612,8 @@ export async function searchPois(ex: Executor, f: PoiSearchFilter, knn?: Executo
   const terms = keywordTerms(f.keyword);
   if (f.point) return searchAroundPoint(ex, { ...f, point: f.point }, terms, knn);
   const q = buildListQueries(ex, f, terms);
-  const [page, exact] = await Promise.all([q.page, terms.length ? undefined : q.datasetsTotal]);
+  // The datasets' POI counts are the total of a plain list only: any filter counts its matches.
+  const [page, exact] = await Promise.all([q.page, terms.length || hasExtra(f) ? undefined : q.datasetsTotal]);
   const more = page.length > f.limit;
   const rows = page.slice(0, f.limit).map(({ ts: _ts, rank: _rank, ...row }) => row);
   const last = page[f.limit - 1];
@@ -589,16 +674,19 @@ export interface PoiSink {
 async function insertPoisBulk(ex: Executor, datasetId: string, cols: PoiColumns[]): Promise<void> {
   const text = (pick: (c: PoiColumns) => string | null) => sql.param(cols.map(pick));
   await ex.execute(sql`
-    INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)
+    INSERT INTO pois (dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version,
+                      search_tags, search_category)
     SELECT ${datasetId}::uuid, u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url,
-           u.tags::text[], u.search_text, u.search_bigrams::text[], u.search_name, u.search_version
+           u.tags::text[], u.search_text, u.search_bigrams::text[], u.search_name, u.search_version, u.search_tags::text[], u.search_category
       FROM unnest(
         ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
         ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[],
-        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
-      ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)`);
+        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[],
+        ${text((c) => arrayLiteral(c.searchTags))}::text[], ${text((c) => c.searchCategory)}::text[]
+      ) AS u(name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version,
+             search_tags, search_category)`);
 }
 
 /**
@@ -631,7 +719,7 @@ export function insertSink(ex: Executor, datasetId: string, batchSize = 1000): P
 }
 
 export const POI_COPY_COLUMNS =
-  'dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version';
+  'dataset_id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version, search_tags, search_category';
 
 const copyText = (s: string | null) => (s === null ? '\\N' : s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
 
@@ -653,6 +741,8 @@ export function copyLine(datasetId: string, c: PoiColumns): string {
     copyText(arrayLiteral(c.searchBigrams)),
     copyText(c.searchName),
     String(c.searchVersion),
+    copyText(arrayLiteral(c.searchTags)),
+    copyText(c.searchCategory),
   ].join('\t')}\n`;
 }
 
@@ -728,15 +818,18 @@ export async function updatePoisBulk(ex: Executor, rows: Array<{ id: string; fie
        SET name = u.name, latitude = u.latitude, longitude = u.longitude, address = u.address, category = u.category,
            description = u.description, phone = u.phone, website = u.website, image_url = u.image_url,
            tags = u.tags::text[], search_text = u.search_text, search_bigrams = u.search_bigrams::text[],
-           search_name = u.search_name, search_version = u.search_version, updated_at = now()
+           search_name = u.search_name, search_version = u.search_version, search_tags = u.search_tags::text[], search_category = u.search_category,
+           updated_at = now()
       FROM unnest(
         ${sql.param(rows.map((r) => r.id))}::uuid[],
         ${text((c) => c.name)}::text[], ${sql.param(cols.map((c) => c.latitude))}::float8[], ${sql.param(cols.map((c) => c.longitude))}::float8[],
         ${text((c) => c.address)}::text[], ${text((c) => c.category)}::text[], ${text((c) => c.description)}::text[],
         ${text((c) => c.phone)}::text[], ${text((c) => c.website)}::text[], ${text((c) => c.imageUrl)}::text[],
         ${text((c) => arrayLiteral(c.tags))}::text[], ${text((c) => c.searchText)}::text[], ${text((c) => arrayLiteral(c.searchBigrams))}::text[],
-        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
-      ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version)
+        ${text((c) => c.searchName)}::text[], ${sql.param(cols.map((c) => c.searchVersion))}::int2[],
+        ${text((c) => arrayLiteral(c.searchTags))}::text[], ${text((c) => c.searchCategory)}::text[]
+      ) AS u(id, name, latitude, longitude, address, category, description, phone, website, image_url, tags, search_text, search_bigrams, search_name, search_version,
+             search_tags, search_category)
      WHERE p.id = u.id
        AND (p.name, p.latitude, p.longitude, p.address, p.category, p.description, p.phone, p.website, p.image_url, p.tags)
            IS DISTINCT FROM (u.name, u.latitude, u.longitude, u.address, u.category, u.description, u.phone, u.website, u.image_url, u.tags::text[])
@@ -766,22 +859,28 @@ interface SearchColumnsOf {
 /** A batch of POIs folded by an older version, locked; rows another instance holds are skipped (SKIP LOCKED). */
 export async function lockStaleSearchPois(ex: Executor, version: number, size: number) {
   const { rows } = await ex.execute<{ id: string; name: string; address: string | null; category: string | null; tags: string[] }>(
-    sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${version}
+    sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${version} OR search_tags IS NULL
         ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
   );
   return rows;
 }
 
 /** Rewrites the search columns of these POIs (the provider's fields and updated_at untouched). */
-export async function writePoiSearchColumns(ex: Executor, ids: string[], cols: Array<SearchColumnsOf & { searchBigrams: string[]; searchName: string }>): Promise<void> {
+export async function writePoiSearchColumns(
+  ex: Executor,
+  ids: string[],
+  cols: Array<SearchColumnsOf & { searchBigrams: string[]; searchName: string; searchTags: string[]; searchCategory: string | null }>,
+): Promise<void> {
   await ex.execute(sql`
     UPDATE pois AS p
-       SET search_text = u.search_text, search_bigrams = u.search_bigrams::text[], search_name = u.search_name, search_version = u.search_version
+       SET search_text = u.search_text, search_bigrams = u.search_bigrams::text[], search_name = u.search_name, search_version = u.search_version,
+           search_tags = u.search_tags::text[], search_category = u.search_category
       FROM unnest(
         ${sql.param(ids)}::uuid[], ${sql.param(cols.map((c) => c.searchText))}::text[],
         ${sql.param(cols.map((c) => arrayLiteral(c.searchBigrams)))}::text[], ${sql.param(cols.map((c) => c.searchName))}::text[],
-        ${sql.param(cols.map((c) => c.searchVersion))}::int2[]
-      ) AS u(id, search_text, search_bigrams, search_name, search_version)
+        ${sql.param(cols.map((c) => c.searchVersion))}::int2[], ${sql.param(cols.map((c) => arrayLiteral(c.searchTags)))}::text[],
+        ${sql.param(cols.map((c) => c.searchCategory))}::text[]
+      ) AS u(id, search_text, search_bigrams, search_name, search_version, search_tags, search_category)
      WHERE p.id = u.id`);
 }
 

@@ -1,7 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { greatCircleMeters } from '@poi/shared/geo';
 import { messages } from '@poi/shared/messages';
-import { IMPORT_ISSUES_REPORTED, POI_PREVIEW_LIMIT, SEARCH_TOTAL_CAP, searchMessages, type ImportFormat, type ImportIssue, type ImportMode, type PoiFields } from '@poi/shared/schemas/pois';
+import {
+  IMPORT_ISSUES_REPORTED,
+  POI_PREVIEW_LIMIT,
+  SEARCH_TOTAL_CAP,
+  searchMessages,
+  type ImportFormat,
+  type ImportIssue,
+  type ImportMode,
+  type PoiFields,
+  type SearchBbox,
+} from '@poi/shared/schemas/pois';
 import { ImportFormatError, parseImport } from './import-parser';
 import { ImportExpandedTooLargeError, prepareImportSource, type ImportSource } from './import-source';
 import type { Db } from '../../db/client';
@@ -48,6 +58,12 @@ export interface PoiSearchInput {
   offset: number;
   /** A next_cursor of an earlier answer of the same search. */
   cursor?: string;
+  /** [minLon, minLat, maxLon, maxLat], borders included. */
+  bbox?: SearchBbox;
+  /** Folded tags, all required (the schema folds them). */
+  tags?: string[];
+  /** A folded category (the schema folds it). */
+  category?: string;
 }
 
 export interface SearchAnswer {
@@ -188,7 +204,16 @@ function searchFilter(query: PoiSearchInput, cursors: CursorCodec): repo.PoiSear
     query.latitude !== undefined && query.longitude !== undefined
       ? { latitude: query.latitude, longitude: query.longitude, radius: query.radius }
       : undefined;
-  const filter = { datasetIds: [...new Set(query.dataset_id)], keyword: query.keyword, point, limit: query.limit, offset: query.offset };
+  const filter = {
+    datasetIds: [...new Set(query.dataset_id)],
+    keyword: query.keyword,
+    point,
+    bbox: query.bbox,
+    tags: query.tags?.length ? query.tags : undefined,
+    category: query.category,
+    limit: query.limit,
+    offset: query.offset,
+  };
   if (query.cursor === undefined) return filter;
   const after = cursors.decode(query.cursor, filter);
   if (!after) throw new AppError('VALIDATION_ERROR', searchMessages.cursorInvalid, { errors: [{ field: 'cursor', message: searchMessages.cursorInvalid }] });
@@ -224,7 +249,7 @@ export function createPoisService(deps: {
   });
   const run = async (filter: repo.PoiSearchFilter) => {
     // A plain list's total is its datasets' POI counts, read with the page: nothing to keep.
-    const counted = !!(filter.keyword || filter.point);
+    const counted = !!(filter.keyword || filter.point || filter.bbox || filter.tags || filter.category !== undefined);
     const key = counted ? scopeOf(filter) : '';
     const { point } = filter;
     const areaKey = point ? scopeOf({ ...filter, point: undefined }) : '';
@@ -301,7 +326,8 @@ export function createPoisService(deps: {
 
     async searchMarketplace(query) {
       const filter = searchFilter(query, cursors);
-      const indexed = deps.searchIndex?.search(filter);
+      // The viewport, tag and category filters are PostgreSQL's: the index holds neither folded tags nor categories.
+      const indexed = filter.bbox || filter.tags || filter.category !== undefined ? undefined : deps.searchIndex?.search(filter);
       if (!indexed) return run(filter);
       return {
         rows: [],
@@ -326,7 +352,7 @@ export function createPoisService(deps: {
       }
       if (managed.length === datasetIds.length) return { ...(await optimistic), preview: false };
       // Others see the first POIs of one dataset; searching it in full is what the paid API is for.
-      if (datasetIds.length > 1 || query.keyword || point || query.cursor !== undefined || query.offset >= POI_PREVIEW_LIMIT) {
+      if (datasetIds.length > 1 || query.keyword || point || filter.bbox || filter.tags || filter.category !== undefined || query.cursor !== undefined || query.offset >= POI_PREVIEW_LIMIT) {
         throw new AppError('FORBIDDEN', messages.poiPreviewOnly);
       }
       const limit = Math.min(query.limit, POI_PREVIEW_LIMIT - query.offset);

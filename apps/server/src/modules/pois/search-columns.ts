@@ -47,6 +47,10 @@ export interface SearchColumns {
   searchBigrams: string[];
   searchName: string;
   searchVersion: number;
+  /** The tags folded, distinct, empty ones left out: the `tags` filter's whole-tag match. */
+  searchTags: string[];
+  /** The category folded (null without one): the `category` filter. */
+  searchCategory: string | null;
 }
 
 /** The name's reading, romaji and loanword English, folded; words already in `have` are left out. */
@@ -69,5 +73,7 @@ export function searchColumns(f: SearchFields): SearchColumns {
   const have = new Set(fields);
   const words = readings ? [...fields, ...readingWords(f.name, have)] : fields;
   const searchText = words.join(' ');
-  return { searchText, searchBigrams: characterBigrams(searchText), searchName, searchVersion: readings ? SEARCH_FOLD_VERSION : 0 };
+  const searchTags = [...new Set((f.tags ?? []).map(foldSearchWord).filter(Boolean))];
+  const searchCategory = (f.category && foldSearchWord(f.category)) || null;
+  return { searchText, searchBigrams: characterBigrams(searchText), searchName, searchVersion: readings ? SEARCH_FOLD_VERSION : 0, searchTags, searchCategory };
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { keywordWords } from '@poi/shared/schemas/pois';
+import { keywordWords, type SearchBbox } from '@poi/shared/schemas/pois';
 import type { SearchKey } from './pois.repository';
 
 /** What a cursor is bound to: the search's filters (not its page size, which may change between pages). */
@@ -7,6 +7,11 @@ export interface CursorScope {
   datasetIds: string[];
   keyword?: string;
   point?: { latitude: number; longitude: number; radius?: number };
+  bbox?: SearchBbox;
+  /** Folded tags (any order). */
+  tags?: string[];
+  /** Folded category. */
+  category?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -19,6 +24,8 @@ export function scopeOf(s: CursorScope): string {
     [...new Set(s.datasetIds)].sort(),
     s.keyword ? keywordWords(s.keyword).sort() : [],
     s.point ? [s.point.latitude, s.point.longitude, s.point.radius ?? null] : null,
+    // Appended only when given, so that the cursors and cached totals of searches without them are unchanged.
+    ...(s.bbox || s.tags?.length || s.category !== undefined ? [s.bbox ?? null, s.tags?.length ? [...new Set(s.tags)].sort() : null, s.category ?? null] : []),
   ]);
 }
 

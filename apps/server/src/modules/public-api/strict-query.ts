@@ -1,7 +1,7 @@
 import type { FieldError } from '../../lib/errors';
 
 /** The public search's parameters; only dataset_id may repeat. */
-export const SEARCH_PARAMETERS = ['dataset_id', 'keyword', 'latitude', 'longitude', 'radius', 'limit', 'offset', 'cursor'] as const;
+export const SEARCH_PARAMETERS = ['dataset_id', 'keyword', 'latitude', 'longitude', 'radius', 'limit', 'offset', 'cursor', 'bbox', 'tags', 'category', 'format', 'fields'] as const;
 const REPEATABLE = new Set(['dataset_id']);
 /** The numeric parameters, with the names their messages use. */
 const NUMERIC: Record<string, string> = { latitude: '緯度', longitude: '経度', radius: '半径', limit: '件数(limit)', offset: '開始位置(offset)' };
@@ -36,6 +36,13 @@ const HINTS: Record<string, string> = {
   next_cursor: 'cursor',
   after: 'cursor',
   page_token: 'cursor',
+  bounds: 'bbox',
+  box: 'bbox',
+  viewport: 'bbox',
+  tag: 'tags',
+  categories: 'category',
+  field: 'fields',
+  output: 'format',
 };
 
 function decode(text: string): string | undefined {
@@ -53,7 +60,7 @@ function decode(text: string): string | undefined {
  * undecodable names or values, unknown parameters (with the likely intended one) and scalar
  * parameters given twice.
  */
-export function checkSearchQuery(rawQuery: string): FieldError[] {
+export function checkSearchQuery(rawQuery: string, parameters: readonly string[] = SEARCH_PARAMETERS): FieldError[] {
   const errors: FieldError[] = [];
   const counts = new Map<string, number>();
   for (const part of rawQuery.split('&')) {
@@ -78,7 +85,7 @@ export function checkSearchQuery(rawQuery: string): FieldError[] {
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   for (const [name, count] of counts) {
-    if (!(SEARCH_PARAMETERS as readonly string[]).includes(name)) {
+    if (!parameters.includes(name)) {
       const hint = HINTS[name.toLowerCase()];
       errors.push({ field: name, message: hint ? `不明なパラメーター ${name} です。${hint} の誤りではありませんか` : `不明なパラメーター ${name} です` });
     } else if (count > 1 && !REPEATABLE.has(name)) {
@@ -89,10 +96,10 @@ export function checkSearchQuery(rawQuery: string): FieldError[] {
 }
 
 /** The envelope's message for the errors of checkSearchQuery: unknown parameters listed together. */
-export function summarizeQueryErrors(errors: FieldError[]): string {
+export function summarizeQueryErrors(errors: FieldError[], parameters: readonly string[] = SEARCH_PARAMETERS): string {
   const unknown = errors.filter((e) => e.message.startsWith('不明なパラメーター'));
   if (unknown.length > 1) {
-    return `不明なパラメーターがあります: ${unknown.map((e) => e.field).join(', ')}。使えるのは ${SEARCH_PARAMETERS.join(', ')} です`;
+    return `不明なパラメーターがあります: ${unknown.map((e) => e.field).join(', ')}。使えるのは ${parameters.join(', ')} です`;
   }
   return errors[0]!.message;
 }
