@@ -27,6 +27,7 @@ import { datasetRoutes } from './modules/datasets/datasets.routes';
 import { createDatasetsService } from './modules/datasets/datasets.service';
 import { poiRoutes } from './modules/pois/pois.routes';
 import { createPoisService } from './modules/pois/pois.service';
+import { createSuggester } from './modules/pois/suggest';
 import { createAuthService } from './modules/auth/auth.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { logRoutes } from './modules/logs/logs.routes';
@@ -343,7 +344,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   changes.on('dataset', () => searchCache.clear());
   app.decorate('searchCache', searchCache);
   await app.register(stripeWebhookRoutes, { paymentsService });
-  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache });
+  const suggester = createSuggester({ db: database.db, searchIndex });
+  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache, suggester });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -19,3 +19,11 @@ export function senToDecimalString(sen: number): string {
 
 /** A JSON number for an API answer; exact for every numeric(10,2) in range. */
 export const senToYen = (sen: number): number => Number(senToDecimalString(sen));
+
+/**
+ * A type-ahead request (GET /api/v1/poi/suggest) costs a fifth of a search: each dataset's
+ * per-search price and the base fee are divided by this, floored to the sen, each on its own
+ * (docs/billing.md "Suggest"): ¥0.50 → ¥0.10, ¥1.25 → ¥0.25, ¥0.07 → ¥0.01, ¥0.04 → free.
+ */
+export const SUGGEST_PRICE_DIVISOR = 5;
+export const suggestPriceSen = (searchPriceSen: number): number => Math.floor(searchPriceSen / SUGGEST_PRICE_DIVISOR);

@@ -33,6 +33,9 @@ export function cubeOf(lat: number, lon: number): [number, number, number] {
   return [R * Math.cos(a) * Math.cos(b), R * Math.cos(a) * Math.sin(b), R * Math.sin(a)];
 }
 
+/** A chord's distance_m as the search answers it (mean-Earth metres): the suggest writes the same. */
+export const distanceOfChord = (chord: number): number => chordToEarthDistance(chord) * EARTHDISTANCE_TO_MEAN;
+
 /** earthdistance's sec_to_gc: the great-circle metres (on earth()) of a chord. */
 function chordToEarthDistance(chord: number): number {
   if (chord < 0) return 0;
@@ -104,7 +107,7 @@ function bigramsOf(text: string): number[] {
  * bigram costs about a byte per row. The keys are in an open-addressing table of typed arrays
  * (about 55 bigrams a row: 55 million lookups for a million rows, 2.7 s of the build here).
  */
-class BigramPostings {
+export class BigramPostings {
   private bits = 12;
   /** key + 1 per slot (0: empty), and the posting it leads to. */
   private keys = new Float64Array(1 << 12);
@@ -881,5 +884,45 @@ export class DatasetIndex {
         (matches.length >= n && kmOf(matches[n - 1]!.row) < lastKm - 1e-9);
       if (done) return matches.slice(0, n);
     }
+  }
+
+  // The type-ahead's view of the rows (suggest-index.ts): it keeps its own keys beside this index.
+
+  /** Base rows (live or dead). */
+  get baseRows(): number {
+    return this.ids.length;
+  }
+
+  /** Base row i's answer as JSON without its closing brace, and its search text. */
+  baseRowJson(i: number): string {
+    return this.jsonChunks[this.chunkOf[i]!]!.toString('utf8', this.jsonStart[i]!, this.jsonEnd[i]!);
+  }
+
+  baseRowText(i: number): string {
+    return this.textChunks[this.chunkOf[i]!]!.toString('utf8', this.textStart[i]!, this.textEnd[i]!);
+  }
+
+  isLive(i: number): boolean {
+    return !this.dead[this.posOf[i]!];
+  }
+
+  idOf(i: number): string {
+    return this.ids[i]!;
+  }
+
+  /** The chord from base row i, or a row written since the build, to a cube point (the search's order key). */
+  chordFrom(i: number, cx: number, cy: number, cz: number): number {
+    const p = this.posOf[i]!;
+    return this.chord(this.cube[3 * p]!, this.cube[3 * p + 1]!, this.cube[3 * p + 2]!, { cx, cy, cz } as PreparedQuery);
+  }
+
+  /** Rows written since the build: their row as the change brought it, cube point and answer. */
+  writtenRows(): Iterable<{ row: IndexRow; x: number; y: number; z: number; json: Buffer }> {
+    return this.extra.values();
+  }
+
+  /** Base row i's answer bytes (without the closing brace) followed by `rest`. */
+  baseAnswer(i: number, rest: string): AnswerParts {
+    return { json: this.jsonChunks[this.chunkOf[i]!]!, start: this.jsonStart[i]!, end: this.jsonEnd[i]!, distance: rest };
   }
 }

@@ -39,6 +39,35 @@ export async function readPois(ex: Executor, ids: string[]): Promise<PoiRow[]> {
 }
 
 /**
+ * The type-ahead's PostgreSQL path (suggest.ts): POIs of the datasets whose search text, for at
+ * least one of `anyOf`'s lists, holds a character of each of its groups (an empty list: every
+ * POI), after `afterId` in id order, `limit` at most, as readPois reads them.
+ */
+export async function readSuggestRows(ex: Executor, datasetIds: string[], anyOf: string[][][], afterId: string | null, limit: number): Promise<PoiRow[]> {
+  const holds = anyOf.some((groups) => !groups.length)
+    ? sql`true`
+    : sql.join(
+        anyOf.map(
+          (groups) =>
+            sql`(${sql.join(
+              groups.map((chars) => sql`(${sql.join(chars.map((c) => sql`strpos(search_text, ${c}) > 0`), sql` OR `)})`),
+              sql` AND `,
+            )})`,
+        ),
+        sql` OR `,
+      );
+  return (
+    await ex.execute<PoiRow>(
+      sql`SELECT id, dataset_id, latitude, longitude, search_text, ${sql.raw(HEAD)} AS head, ${sql.raw(TAIL)} AS tail
+            FROM pois
+           WHERE dataset_id = ANY(${sql.param(datasetIds)}::uuid[]) AND (${holds})${afterId ? sql` AND id > ${afterId}::uuid` : sql``}
+           ORDER BY id
+           LIMIT ${limit}`,
+    )
+  ).rows;
+}
+
+/**
  * A build page's lists (dataset-index IndexPage): every aggregate takes the rows in the same
  * sequence, so the lists agree. Each search text ends with a line feed; one inside it (a row
  * folded before migration 0014 may hold one) becomes a space, as long in bytes, which no keyword

@@ -28,6 +28,7 @@ import { listenWithRetry, type PgListener } from '../../lib/pg-listen';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from './pois.repository';
 import { staleSearchRowsMayExist } from './search-columns';
+import { SuggestTable } from './suggest-index';
 import {
   changesSince,
   datasetIdsBySize,
@@ -114,6 +115,13 @@ export interface SearchIndex {
   catchUp(): Promise<void>;
   /** Resolves once every dataset known at the call is built or refused (tests, bench). */
   whenIdle(): Promise<void>;
+  /**
+   * The type-ahead's tables of these datasets when every one is ready in memory with its table
+   * built; otherwise undefined (PostgreSQL answers), and the missing tables are built meanwhile.
+   */
+  suggestTables(datasetIds: string[]): SuggestTable[] | undefined;
+  /** Resolves once the suggest tables of these datasets, those ready in memory, are built (tests, bench). */
+  prepareSuggest(datasetIds: string[]): Promise<void>;
   state(): SearchIndexState;
   /** Whether searches of this dataset are answered from memory. */
   isReady(datasetId: string): boolean;
@@ -164,9 +172,27 @@ export function createSearchIndex(deps: {
   /** Set while this index tells the caches of changes it read (its own listener then does nothing). */
   let selfNotice = false;
 
+  /** Suggest tables by index (a rebuilt index starts a new one), built on a dataset's first suggest. */
+  const suggestBuilt = new WeakMap<DatasetIndex, SuggestTable>();
+  const suggestBuilding = new WeakMap<DatasetIndex, Promise<void>>();
+  const buildSuggest = (index: DatasetIndex): Promise<void> => {
+    let p = suggestBuilding.get(index);
+    if (!p) {
+      p = SuggestTable.build(index).then(
+        (table) => void suggestBuilt.set(index, table),
+        (err: unknown) => {
+          suggestBuilding.delete(index);
+          log.warn({ err, datasetId: index.datasetId }, 'suggest table build failed');
+        },
+      );
+      suggestBuilding.set(index, p);
+    }
+    return p;
+  };
+
   const usedBytes = () => {
     let n = 0;
-    for (const s of states.values()) if (s.status === 'ready') n += s.index.bytes;
+    for (const s of states.values()) if (s.status === 'ready') n += s.index.bytes + (suggestBuilt.get(s.index)?.bytes ?? 0);
     return n;
   };
 
@@ -559,6 +585,32 @@ export function createSearchIndex(deps: {
       const answer = merge(filter, indexes, words);
       if (answer) served += 1;
       return answer;
+    },
+
+    suggestTables(datasetIds) {
+      if (!enabled || stopped || Date.now() - lastReadAt > staleMs) return undefined;
+      const tables: SuggestTable[] = [];
+      let missing = false;
+      for (const id of datasetIds) {
+        const s = states.get(id);
+        if (s?.status !== 'ready') return undefined;
+        const table = suggestBuilt.get(s.index);
+        if (table) tables.push(table);
+        else {
+          missing = true;
+          void buildSuggest(s.index);
+        }
+      }
+      return missing ? undefined : tables;
+    },
+
+    async prepareSuggest(datasetIds) {
+      const builds: Array<Promise<void>> = [];
+      for (const id of datasetIds) {
+        const s = states.get(id);
+        if (s?.status === 'ready') builds.push(buildSuggest(s.index));
+      }
+      await Promise.all(builds);
     },
 
     async poll() {

@@ -13,6 +13,8 @@ import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';
 import { PublicApiError, publicApiMessages, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
 import { checkSearchQuery, summarizeQueryErrors } from './strict-query';
+import { registerSuggestRoute } from './suggest.routes';
+import type { Suggester } from '../pois/suggest';
 
 function setRateHeaders(reply: FastifyReply, rate: RateLimitResult): void {
   reply.header('X-RateLimit-Limit', String(rate.limit));
@@ -42,9 +44,9 @@ function sendError(request: FastifyRequest, reply: FastifyReply, status: number,
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** The metered public API (`/api/v1`): API-key authentication, per-minute limits, one usage event per 200. */
-export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiService; poisService: PoisService; searchCache: SearchCache }> = async (
+export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiService; poisService: PoisService; searchCache: SearchCache; suggester: Suggester }> = async (
   app,
-  { publicApi, poisService, searchCache },
+  { publicApi, poisService, searchCache, suggester },
 ) => {
   const callers = new WeakMap<FastifyRequest, Caller>();
   const plans = new WeakMap<FastifyRequest, SearchPlan>();
@@ -82,14 +84,15 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
 
   // HEAD would run the search without showing it (Fastify answers HEAD from the GET route by
   // default, billed): it is refused like every other method but GET.
+  const refuseMethod = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Allow', ALLOWED_METHODS);
+    return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', publicApiMessages.methodNotAllowed);
+  };
   app.route({
     method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: SEARCH_PATH,
     schema: { hide: true },
-    handler: async (request, reply) => {
-      reply.header('Allow', ALLOWED_METHODS);
-      return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', publicApiMessages.methodNotAllowed);
-    },
+    handler: refuseMethod,
   });
 
   const preflight = async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -161,4 +164,6 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
+
+  registerSuggestRoute(app, { publicApi, suggester, callers, plans, refuseMethod });
 };

@@ -4,7 +4,7 @@ import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
 import { formatYen } from '@poi/shared/format';
 import { UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE } from '@poi/shared/limits';
 import { messages } from '@poi/shared/messages';
-import { toSen } from '@poi/shared/money';
+import { suggestPriceSen, toSen } from '@poi/shared/money';
 import { referrerMatches } from '@poi/shared/network';
 import type { Db } from '../../db/client';
 import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
@@ -58,13 +58,19 @@ export interface SearchPlan {
   yearMonth: string;
   caller: Caller;
   datasetIds: string[];
+  /** What is metered: a search, or a type-ahead request at a fifth of the prices (suggestPriceSen). */
+  kind: SearchKind;
   pricesSen: number[];
+  /** The base fee of this request unless it is one of the month's free ones. */
+  baseFeeSen: number;
   sharesBp: number[];
   recipientIds: string[];
   /** The price held against the caller's budget under a hard stop. */
   budget?: BudgetReservation;
   settled: boolean;
 }
+
+export type SearchKind = 'search' | 'suggest';
 
 interface DatasetPrice {
   priceSen: number;
@@ -74,8 +80,11 @@ interface DatasetPrice {
 export interface PublicApiService {
   /** The caller of a request from its key (header values), with the rate limit counted. */
   authenticate(input: { authorization?: string; apiKey?: string; ip: string; referer?: string; origin?: string }): Promise<Caller>;
-  /** Checks the datasets and the caller's quota and reserves the search; throws 404/402/503. */
-  plan(caller: Caller, datasetIds: string[]): Promise<SearchPlan>;
+  /**
+   * Checks the datasets and the caller's quota and reserves the search; throws 404/402/503. A
+   * suggest is planned the same way (same refusals, free quota and budget), at a fifth of the prices.
+   */
+  plan(caller: Caller, datasetIds: string[], kind?: SearchKind): Promise<SearchPlan>;
   /** Ends a planned search: a success is metered, a failure only releases its reservation. */
   settle(plan: SearchPlan, succeeded: boolean): void;
 }
@@ -187,7 +196,7 @@ export function createPublicApiService(deps: {
       return { resolved, version, rate };
     },
 
-    async plan(caller, ids) {
+    async plan(caller, ids, kind = 'search') {
       const datasetIds = [...new Set(ids)];
       const prices = await Promise.all(datasetIds.map(datasetPrice));
       const { user } = caller.resolved;
@@ -201,11 +210,13 @@ export function createPublicApiService(deps: {
       if (!(await quota.reserve(user.id, yearMonth, trial ? limit : undefined))) {
         throw new AppError('PAYMENT_REQUIRED', publicApiMessages.trialQuotaExceeded(limit));
       }
-      const pricesSen = prices.map((p) => p.priceSen);
+      const priceOf = kind === 'suggest' ? suggestPriceSen : (sen: number) => sen;
+      const pricesSen = prices.map((p) => priceOf(p.priceSen));
+      const baseFeeSen = priceOf(toSen(caller.version.baseFee));
       let budget: BudgetReservation | undefined;
       try {
         // Synchronous (an in-memory view, no query): concurrent searches cannot both take the last yen.
-        budget = budgets?.reserve(user.id, yearMonth, datasetIds, pricesSen, toSen(caller.version.baseFee));
+        budget = budgets?.reserve(user.id, yearMonth, datasetIds, pricesSen, baseFeeSen);
       } catch (err) {
         quota.settle(user.id, yearMonth, false, limit);
         if (err instanceof BudgetExceededError) throw new AppError('BUDGET_EXCEEDED', publicApiMessages.budgetExceeded(err.limitYen));
@@ -218,7 +229,9 @@ export function createPublicApiService(deps: {
         yearMonth,
         caller,
         datasetIds,
+        kind,
         pricesSen,
+        baseFeeSen,
         sharesBp: prices.map((p) => (p.recipientId === PLATFORM_RECIPIENT ? 10_000 : shareBp)),
         recipientIds: prices.map((p) => p.recipientId),
         budget,
@@ -234,7 +247,7 @@ export function createPublicApiService(deps: {
       const free = quota.settle(user.id, plan.yearMonth, succeeded, version.freeSearchesPerMonth);
       if (plan.budget) budgets?.release(plan.budget);
       if (!succeeded) return;
-      const baseFeeSen = toSen(version.baseFee);
+      const baseFeeSen = plan.baseFeeSen;
       const datasetsSen = plan.pricesSen.reduce((sum, p) => sum + p, 0);
       const event: UsageEvent = {
         requestId: plan.requestId,
