@@ -1,5 +1,6 @@
 import { messages } from '@poi/shared/messages';
 import { searchMessages } from '@poi/shared/schemas/pois';
+import { suggestMessages } from '@poi/shared/schemas/suggest';
 
 /*
  * English for the Japanese messages the public API (/api/v1) can answer, for callers who send
@@ -68,6 +69,11 @@ const EXACT = new Map<string, string>([
   [searchMessages.cursorWithOffset, 'cursor and offset cannot be used together'],
   ['緯度と経度は両方を指定してください', 'Specify both latitude and longitude'],
   ['半径を指定する場合は緯度と経度も指定してください', 'radius needs latitude and longitude too'],
+  // The type-ahead's parameters (packages/shared/src/schemas/suggest.ts).
+  [suggestMessages.qRequired, 'Specify q (what has been typed so far)'],
+  [suggestMessages.qTooLong, suggestMessages.qTooLong.replace(/^入力中の文字\(q\)は(\d+)文字以内で指定してください$/, 'q must be at most $1 characters')],
+  [suggestMessages.qBlank, 'q has nothing to search for (only spaces or symbols cannot be used)'],
+  [suggestMessages.limit, suggestMessages.limit.replace(/^件数\(limit\)は1から(\d+)の整数で指定してください$/, 'limit must be an integer from 1 to $1')],
 ]);
 
 type Rule = readonly [RegExp, (...parts: string[]) => string | undefined];
