@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPoiClient, PoiApiError, PoiAuthError, PoiNotFoundError, PoiRateLimitError, PoiUnavailableError, PoiValidationError, type PoiClientOptions } from './index';
-import { retryDelayMs } from './retry';
+import { createPoiClient, PoiApiError, PoiAuthError, PoiNotFoundError, PoiRateLimitError, PoiUnavailableError, PoiValidationError, type PoiClientOptions } from './index.js';
+import { retryDelayMs } from './retry.js';
 
 const DATASET = '6f1c2a4e-0000-4000-8000-000000000001';
 

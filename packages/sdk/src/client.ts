@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
-import { errorOf } from './errors';
-import { retryingFetch, sleep as realSleep, type Sleep } from './retry';
-import type { operations, paths } from './schema';
+import { errorOf } from './errors.js';
+import { retryingFetch, sleep as realSleep, type Sleep } from './retry.js';
+import type { operations, paths } from './schema.js';
 
 type SearchOperation = operations['searchPois'];
 type SearchQuery = SearchOperation['parameters']['query'];

@@ -1,4 +1,4 @@
-export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams } from './client';
+export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams } from './client.js';
 export {
   PoiApiError,
   PoiAuthError,
@@ -8,5 +8,5 @@ export {
   PoiValidationError,
   type PoiErrorKind,
   type PoiFieldError,
-} from './errors';
-export type { paths, operations } from './schema';
+} from './errors.js';
+export type { paths, operations } from './schema.js';

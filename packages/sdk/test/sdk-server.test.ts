@@ -2,8 +2,10 @@
 // PostgreSQL with TEST_DATABASE_URL), called over HTTP by the SDK exactly as a customer calls it.
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as sdk from '../src/index';
 import { createPoiClient, PoiAuthError, PoiNotFoundError, PoiRateLimitError, PoiValidationError, type PoiClientOptions } from '../src/index';
 import { createTestContext, type Actor, type TestContext } from '../../../apps/server/test/helpers';
+import { sdkExample } from '../../../apps/web/src/features/docs/sdk-example';
 
 let ctx: TestContext;
 let baseUrl: string;
@@ -134,7 +136,38 @@ describe('the SDK against the real server', () => {
     expect(missing).toBeInstanceOf(PoiNotFoundError);
     expect(missing).toMatchObject({ status: 404, kind: 'not_found', code: 'NOT_FOUND' });
 
+    // language: 'en': the same error with the server's English message.
+    const english = createPoiClient({ apiKey: key, baseUrl, language: 'en' });
+    const invalidEn = await english.search({ dataset_id: dataset, limit: 1000 }).catch((e: unknown) => e);
+    expect(invalidEn).toBeInstanceOf(PoiValidationError);
+    expect(invalidEn).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect((invalidEn as PoiValidationError).errors.map((e) => e.field)).toEqual(['limit']);
+    for (const text of [(invalidEn as Error).message, ...(invalidEn as PoiValidationError).errors.map((e) => e.message)]) {
+      expect(text).toMatch(/[a-z]/);
+      expect(text).not.toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    }
+    expect((invalidEn as Error).message).not.toBe((invalid as Error).message);
+
     expect(await usageOf(user.id, before)).toHaveLength(before);
+  });
+
+  it('runs the sample of /docs/api as printed there', async () => {
+    const code = sdkExample(baseUrl);
+    // The import it starts with names what the package exports; the rest runs as it is.
+    const [importLine, ...body] = code.split('\n');
+    const imported = /^import \{ (.+) \} from '@poi\/sdk';$/.exec(importLine!)![1]!.split(', ');
+    expect(Object.keys(sdk)).toEqual(expect.arrayContaining(imported));
+    const printed: unknown[][] = [];
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+    const run = new AsyncFunction(...imported, 'process', 'console', body.join('\n'));
+    await run(...imported.map((name) => sdk[name as keyof typeof sdk]), { env: { POI_API_KEY: key, POI_DATASET_ID: dataset } }, { log: (...args: unknown[]) => printed.push(args) });
+    expect(printed).toHaveLength(3);
+    const [total, names] = printed[0]!;
+    expect(total).toBeGreaterThan(0);
+    expect((names as string[]).every((n) => n.startsWith('SDKカフェ'))).toBe(true);
+    expect(printed[1]).toEqual([POIS]);
+    expect(printed[2]!.slice(0, 2)).toEqual([400, 'VALIDATION_ERROR']);
+    expect((printed[2]![3] as Array<{ field: string }>).map((e) => e.field)).toEqual(['limit']);
   });
 
   it('retries a 429 after the Retry-After the server sent, then throws PoiRateLimitError; only the 200s are billed', async () => {

@@ -1,0 +1,33 @@
+import { missingEnvMessage } from './openapi-view';
+
+/**
+ * The TypeScript SDK's sample on /docs/api (@poi/sdk, packages/sdk): one typed page, every page
+ * with searchAll, and a typed error (a limit over 100 is a 400 with errors[]). The SDK's tests
+ * run this very text against the server (packages/sdk/test/sdk-server.test.ts).
+ */
+export function sdkExample(server: string): string {
+  return [
+    `import { createPoiClient, PoiApiError } from '@poi/sdk';`,
+    '',
+    ...['POI_API_KEY', 'POI_DATASET_ID'].map((name) => `if (!process.env.${name}) throw new Error('${missingEnvMessage(name)}');`),
+    `const poi = createPoiClient({ apiKey: process.env.POI_API_KEY, baseUrl: '${server}' });`,
+    `const dataset_id = process.env.POI_DATASET_ID;`,
+    '',
+    `// 1ページ分(応答は型付き: page.pois[0].name は string)`,
+    `const page = await poi.search({ dataset_id, keyword: 'カフェ', latitude: 35.681236, longitude: 139.767125, radius: 1000 });`,
+    `console.log(page.total, page.pois.map((p) => p.name));`,
+    '',
+    `// 全件: next_cursor を自動でたどります(1ページが1検索として課金されます)`,
+    `const names = [];`,
+    `for await (const p of poi.searchAll({ dataset_id, limit: 100 })) names.push(p.name);`,
+    `console.log(names.length);`,
+    '',
+    `// エラーは型付きの例外です(429・503 は Retry-After の秒数だけ待って自動で再試行した後)`,
+    `try {`,
+    `  await poi.search({ dataset_id, limit: 1000 });`,
+    `} catch (e) {`,
+    `  if (!(e instanceof PoiApiError)) throw e;`,
+    `  console.log(e.status, e.code, e.message, e.errors, e.requestId);`,
+    `}`,
+  ].join('\n');
+}
