@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { poiSearchQuerySchema } from '@poi/shared/schemas/pois';
+import { publicPoiSearchQuerySchema } from '@poi/shared/schemas/pois';
 import { publicErrorResponses, publicSearchResponseSchema, type PublicSearchResponse } from '@poi/shared/schemas/public-api';
 import { messages } from '@poi/shared/messages';
-import type { ApiError } from '@poi/shared/schemas/common';
 import { AppError } from '../../lib/errors';
+import { sendError } from '../../plugins/error-handler';
 import { API_KEY_SECURITY } from '../../plugins/openapi';
 import { toPoi } from '../pois/pois.mapper';
 import { answersJson } from '../pois/dataset-index';
@@ -13,6 +13,7 @@ import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';
 import { PublicApiError, publicApiMessages, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
 import { checkSearchQuery, summarizeQueryErrors } from './strict-query';
+import { answerFormat, GEOJSON_CONTENT_TYPE, shapeAnswer, type SearchData } from './answer-format';
 import { registerSuggestRoute } from './suggest.routes';
 import type { Suggester } from '../pois/suggest';
 
@@ -31,15 +32,12 @@ function setCommonHeaders(reply: FastifyReply): void {
   reply.header('Access-Control-Allow-Origin', '*');
   reply.header('Access-Control-Expose-Headers', 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
   reply.header('Cache-Control', 'no-store');
+  // Error messages follow Accept-Language (English or Japanese, plugins/error-handler.ts).
+  reply.header('Vary', 'Accept-Language');
 }
 
 const SEARCH_PATH = '/poi/search';
 const ALLOWED_METHODS = 'GET, OPTIONS';
-
-function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string) {
-  const body: ApiError = { success: false, error: { code, message, request_id: String(request.id) } };
-  return reply.status(status).type('application/json; charset=utf-8').send(body);
-}
 
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -80,13 +78,13 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   app.addHook('onResponse', async (request, reply) => settle(request, reply.statusCode === 200));
   app.addHook('onRequestAbort', async (request) => settle(request, false));
 
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'NOT_FOUND', messages.notFound));
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, 'NOT_FOUND', messages.notFound));
 
   // HEAD would run the search without showing it (Fastify answers HEAD from the GET route by
   // default, billed): it is refused like every other method but GET.
-  const refuseMethod = async (request: FastifyRequest, reply: FastifyReply) => {
+  const refuseMethod = async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Allow', ALLOWED_METHODS);
-    return sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', publicApiMessages.methodNotAllowed);
+    return sendError(reply, 405, 'METHOD_NOT_ALLOWED', publicApiMessages.methodNotAllowed);
   };
   app.route({
     method: ['HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -108,7 +106,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
   // headers, see setCommonHeaders). A bare OPTIONS (no Access-Control-Request-Method) is no
   // preflight: 404 as any unknown path.
   app.options('/*', { schema: { hide: true } }, async (request, reply) => {
-    if (!request.headers['access-control-request-method']) return sendError(request, reply, 404, 'NOT_FOUND', messages.notFound);
+    if (!request.headers['access-control-request-method']) return sendError(reply, 404, 'NOT_FOUND', messages.notFound);
     return preflight(request, reply);
   });
 
@@ -130,7 +128,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
         description:
           'dataset_id で指定したデータセット(1〜10件、カンマ区切りまたは繰り返し指定)からPOIを検索します。キーワード、緯度・経度・半径(メートル)で絞り込めます。200の応答1件が課金対象の1検索です。すべての応答に X-RateLimit-Limit / X-RateLimit-Remaining / X-RateLimit-Reset と X-Request-Id ヘッダーが付きます。',
         security: API_KEY_SECURITY,
-        querystring: poiSearchQuerySchema,
+        querystring: publicPoiSearchQuerySchema,
         response: { 200: publicSearchResponseSchema, ...publicErrorResponses },
       },
     },
@@ -138,8 +136,23 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       const caller = callers.get(request)!;
       const plan = await publicApi.plan(caller, request.query.dataset_id);
       plans.set(request, plan);
-      const key = searchCache.keyOf(request.query);
+      const format = answerFormat(request.query.format, headerValue(request.headers.accept));
+      const { fields } = request.query;
+      // The answer depends on Accept: a shared cache must not give a GeoJSON answer to a JSON client.
+      const vary = reply.getHeader('Vary');
+      reply.header('Vary', vary ? `${String(vary)}, Accept` : 'Accept');
+      const key = searchCache.keyOf({ ...request.query, format });
       let body = searchCache.get(key);
+      if (!body && (format === 'geojson' || fields)) {
+        // Another shape of the same POIs: written from the parsed answer (rows or the index's
+        // JSON), so it equals the JSON answer by construction; the default JSON never comes here.
+        const generation = searchCache.generation();
+        const { rows, total, capped, nextCursor, answers } = await poisService.searchMarketplace(request.query);
+        const pois =
+          answers !== undefined ? (JSON.parse(answersJson(answers, '{"pois":', '}').toString('utf8')) as Pick<SearchData, 'pois'>).pois : rows.map((r) => toPoi(r, r.distance ?? undefined));
+        body = shapeAnswer({ pois, total, total_capped: capped, next_cursor: nextCursor }, format, fields);
+        searchCache.set(key, body, generation);
+      }
       if (!body) {
         const generation = searchCache.generation();
         const { rows, total, capped, nextCursor, answers } = await poisService.searchMarketplace(request.query);
@@ -161,7 +174,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       }
       // Serialised once here and reused by the cache: a string or buffer goes out as it is (Fastify
       // runs its serializer on objects only), so 20 POIs are not run through the schema per call.
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return reply.type(format === 'geojson' ? GEOJSON_CONTENT_TYPE : 'application/json; charset=utf-8').send(body as never);
     },
   );
 
