@@ -141,7 +141,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       // The answer depends on Accept: a shared cache must not give a GeoJSON answer to a JSON client.
       const vary = reply.getHeader('Vary');
       reply.header('Vary', vary ? `${String(vary)}, Accept` : 'Accept');
-      const key = searchCache.keyOf({ ...request.query, format });
+      const key = searchCache.keyOf(request.query, format);
       let body = searchCache.get(key);
       if (!body && (format === 'geojson' || fields)) {
         // Another shape of the same POIs: written from the parsed answer (rows or the index's

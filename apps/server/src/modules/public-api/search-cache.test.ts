@@ -15,6 +15,24 @@ describe('search cache', () => {
     expect(cache.stats()).toEqual({ hits: 1, misses: 3 });
   });
 
+  it('keys a search by its bbox, tags, category and the answer’s format and fields; the plain key is unchanged', () => {
+    const cache = createSearchCache();
+    const q = { dataset_id: ['a'], limit: 20, offset: 0 };
+    const keys = [
+      cache.keyOf(q),
+      cache.keyOf({ ...q, bbox: [139, 35, 140, 36] }),
+      cache.keyOf({ ...q, bbox: [139, 35, 140, 36.5] }),
+      cache.keyOf({ ...q, tags: ['wifi'] }),
+      cache.keyOf({ ...q, category: 'カフェ' }),
+      cache.keyOf(q, 'geojson'),
+      cache.keyOf({ ...q, fields: ['poi_id', 'name'] }),
+      cache.keyOf({ ...q, fields: ['poi_id', 'name'] }, 'geojson'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(cache.keyOf(q, 'json')).toBe(keys[0]);
+    expect(keys[0]).toBe(JSON.stringify([['a'], null, null, null, null, 20, 0, null]));
+  });
+
   it('does not keep an answer read before a write that cleared the cache', () => {
     const cache = createSearchCache();
     const key = cache.keyOf({ dataset_id: ['a'], limit: 20, offset: 0 });

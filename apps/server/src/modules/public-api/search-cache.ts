@@ -15,14 +15,9 @@ const SEEN_SLOTS = 4_096;
 /** An answer's JSON: a string (the SQL path's JSON.stringify) or UTF-8 bytes (the in-memory index's). */
 export type CachedBody = string | Buffer;
 
-/** What an answer's bytes depend on beyond the search: its format and fields. */
-export interface AnswerShape {
-  format?: 'json' | 'geojson';
-  fields?: readonly string[];
-}
-
 export interface SearchCache {
-  keyOf(query: PoiSearchInput & AnswerShape): string;
+  /** The key of a search and the shape of its answer (format, and the query's fields). */
+  keyOf(query: PoiSearchInput & { fields?: readonly string[] }, format?: 'json' | 'geojson'): string;
   get(key: string): CachedBody | undefined;
   /** Bumped by every clear: an answer read before a write is not stored after it. */
   generation(): number;
@@ -49,11 +44,11 @@ export function createSearchCache(now: () => number = Date.now): SearchCache {
   const seenHash = new Int32Array(SEEN_SLOTS);
   const seenAt = new Float64Array(SEEN_SLOTS).fill(-Infinity);
   return {
-    keyOf: (q) => {
+    keyOf: (q, format = 'json') => {
       const key: unknown[] = [[...new Set(q.dataset_id)].sort(), q.keyword ?? null, q.latitude ?? null, q.longitude ?? null, q.radius ?? null, q.limit, q.offset, q.cursor ?? null];
       // Appended only when given: the common search's key stays as short as before.
-      if (q.bbox || q.tags || q.category !== undefined || q.format === 'geojson' || q.fields) {
-        key.push(q.bbox ?? null, q.tags ?? null, q.category ?? null, q.format === 'geojson' ? 'geojson' : null, q.fields ? [...q.fields] : null);
+      if (q.bbox || q.tags || q.category !== undefined || format === 'geojson' || q.fields) {
+        key.push(q.bbox ?? null, q.tags ?? null, q.category ?? null, format, q.fields ?? null);
       }
       return JSON.stringify(key);
     },
