@@ -62,6 +62,20 @@ describe('createPoiClient', () => {
     expect(url.searchParams.get('limit')).toBe('2');
   });
 
+  it('suggests: q, the point and the datasets to /api/v1/poi/suggest, with the same retries and errors', async () => {
+    const suggestion = { poi_id: 'p1', dataset_id: DATASET, name: '渋谷駅', match: 'reading_prefix' };
+    const stub = await stubServer([failure(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' }), { status: 200, body: { success: true, data: { suggestions: [suggestion] } } }, failure(400, 'VALIDATION_ERROR')]);
+    const { client, waits } = clientOf(stub.url);
+    const result = await client.suggest({ dataset_id: DATASET, q: 'しぶ', latitude: 35.658, longitude: 139.7016, limit: 5 });
+    expect(result.suggestions).toEqual([suggestion]);
+    expect(waits).toEqual([2_000]);
+    const url = new URL(stub.requests[1]!.url!, stub.url);
+    expect(url.pathname).toBe('/api/v1/poi/suggest');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ dataset_id: DATASET, q: 'しぶ', latitude: '35.658', longitude: '139.7016', limit: '5' });
+    await expect(client.suggest({ dataset_id: DATASET, q: '' })).rejects.toBeInstanceOf(PoiValidationError);
+    expect(stub.requests).toHaveLength(3);
+  });
+
   it('walks every page along next_cursor, sending the same filters with each cursor', async () => {
     const stub = await stubServer([page(['a', 'b'], 'c1.x'), page(['c', 'd'], 'c2.x'), page(['e'], null)]);
     const { client } = clientOf(stub.url);

@@ -17,6 +17,13 @@ export type Poi = SearchPage['pois'][number];
 /** searchAll's parameters: a search's, without the paging it does itself. */
 export type SearchAllParams = Omit<SearchParams, 'cursor' | 'offset'>;
 
+type SuggestOperation = operations['getPoiSuggest'];
+/** The type-ahead's parameters: what was typed (`q`), the datasets, optionally a point that puts nearer POIs first. */
+export type SuggestParams = Omit<SuggestOperation['parameters']['query'], 'dataset_id'> & { dataset_id: string | string[] };
+/** The type-ahead's answer: up to `limit` suggestions, best first. */
+export type SuggestResult = SuggestOperation['responses'][200]['content']['application/json']['data'];
+export type Suggestion = SuggestResult['suggestions'][number];
+
 export interface PoiClientOptions {
   /** The API key (poi_live_…), sent as X-API-Key. */
   apiKey: string;
@@ -48,6 +55,11 @@ export interface PoiClient {
    * `for await (const poi of client.searchAll({ dataset_id }))`. `limit` is the page size.
    */
   searchAll(params: SearchAllParams, options?: RequestOptions): AsyncIterableIterator<Poi>;
+  /**
+   * POIs for what a person has typed so far (kana, romaji, half-width, mid-conversion), ranked
+   * exact → name prefix → reading prefix → contains. Each call is billed (see /docs/api).
+   */
+  suggest(params: SuggestParams, options?: RequestOptions): Promise<SuggestResult>;
 }
 
 const ids = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
@@ -76,8 +88,18 @@ export function createPoiClient(options: PoiClientOptions): PoiClient {
     return data.data;
   };
 
+  const suggest: PoiClient['suggest'] = async (params, requestOptions = {}) => {
+    const { data, error, response } = await client.GET('/api/v1/poi/suggest', {
+      params: { query: { ...params, dataset_id: ids(params.dataset_id) } },
+      signal: requestOptions.signal,
+    });
+    if (error !== undefined || !data) throw errorOf(response, error);
+    return data.data;
+  };
+
   return {
     search,
+    suggest,
     async *searchAll(params, requestOptions = {}) {
       let cursor: string | undefined;
       do {

@@ -1,4 +1,4 @@
-export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams } from './client.js';
+export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams, type SuggestParams, type SuggestResult, type Suggestion } from './client.js';
 export {
   PoiApiError,
   PoiAuthError,

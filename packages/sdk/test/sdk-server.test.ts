@@ -118,6 +118,20 @@ describe('the SDK against the real server', () => {
     expect(await usageOf(user.id, before + served.length)).toHaveLength(before + served.length);
   });
 
+  it('suggests from what is typed (as written, or lower-case with half-width kana), each suggest billed once', async () => {
+    const before = (await usageOf(user.id, 0)).length;
+    const { client, served } = recordingClient();
+    const exact = await client.suggest({ dataset_id: dataset, q: 'SDKカフェ 1' });
+    expect(exact.suggestions[0]).toMatchObject({ name: 'SDKカフェ 1', match: 'exact' });
+    // Then the names that start with it, in name order (same length), up to the default 10.
+    expect(exact.suggestions.map((s) => s.name)).toEqual(['SDKカフェ 1', ...Array.from({ length: 9 }, (_, i) => `SDKカフェ 1${i}`)]);
+    expect(exact.suggestions.every((s) => poiIds.includes(s.poi_id))).toBe(true);
+    const halfWidth = await client.suggest({ dataset_id: dataset, q: 'sdkｶﾌｪ 2', limit: 3 });
+    expect(halfWidth.suggestions.map((s) => s.name)).toEqual(['SDKカフェ 2', 'SDKカフェ 20', 'SDKカフェ 21']);
+    expect(served).toHaveLength(2);
+    expect(await usageOf(user.id, before + 2)).toHaveLength(before + 2);
+  });
+
   it('throws typed errors for 400, 401 and 404 with the server\'s code, message and request id, none billed', async () => {
     const before = (await usageOf(user.id, 0)).length;
     const { client } = recordingClient();
@@ -161,13 +175,16 @@ describe('the SDK against the real server', () => {
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
     const run = new AsyncFunction(...imported, 'process', 'console', body.join('\n'));
     await run(...imported.map((name) => sdk[name as keyof typeof sdk]), { env: { POI_API_KEY: key, POI_DATASET_ID: dataset } }, { log: (...args: unknown[]) => printed.push(args) });
-    expect(printed).toHaveLength(3);
+    expect(printed).toHaveLength(4);
     const [total, names] = printed[0]!;
     expect(total).toBeGreaterThan(0);
     expect((names as string[]).every((n) => n.startsWith('SDKカフェ'))).toBe(true);
-    expect(printed[1]).toEqual([POIS]);
-    expect(printed[2]!.slice(0, 2)).toEqual([400, 'VALIDATION_ERROR']);
-    expect((printed[2]![3] as Array<{ field: string }>).map((e) => e.field)).toEqual(['limit']);
+    // かふぇ is inside every name's reading: five suggestions, each saying how it matched.
+    expect(printed[1]![0]).toHaveLength(5);
+    for (const line of printed[1]![0] as string[]) expect(line).toMatch(/^SDKカフェ \d+ \((exact|name_prefix|reading_prefix|contains)\)$/);
+    expect(printed[2]).toEqual([POIS]);
+    expect(printed[3]!.slice(0, 2)).toEqual([400, 'VALIDATION_ERROR']);
+    expect((printed[3]![3] as Array<{ field: string }>).map((e) => e.field)).toEqual(['limit']);
   });
 
   it('retries a 429 after the Retry-After the server sent, then throws PoiRateLimitError; only the 200s are billed', async () => {

@@ -1,8 +1,8 @@
 import { missingEnvMessage } from './openapi-view';
 
 /**
- * The TypeScript SDK's sample on /docs/api (@poi/sdk, packages/sdk): one typed page, every page
- * with searchAll, and a typed error (a limit over 100 is a 400 with errors[]). The SDK's tests
+ * The TypeScript SDK's sample on /docs/api (@poi/sdk, packages/sdk): one typed page, suggestions
+ * for what is typed, every page with searchAll, and a typed error (a limit over 100 is a 400 with errors[]). The SDK's tests
  * run this very text against the server (packages/sdk/test/sdk-server.test.ts).
  */
 export function sdkExample(server: string): string {
@@ -16,6 +16,10 @@ export function sdkExample(server: string): string {
     `// 1ページ分(応答は型付き: page.pois[0].name は string)`,
     `const page = await poi.search({ dataset_id, keyword: 'カフェ', latitude: 35.681236, longitude: 139.767125, radius: 1000 });`,
     `console.log(page.total, page.pois.map((p) => p.name));`,
+    '',
+    `// 入力補完: 入力途中のかな・ローマ字から候補(1回が1サジェストとして課金されます)`,
+    `const { suggestions } = await poi.suggest({ dataset_id, q: 'かふぇ', limit: 5 });`,
+    `console.log(suggestions.map((s) => \`\${s.name} (\${s.match})\`));`,
     '',
     `// 全件: next_cursor を自動でたどります(1ページが1検索として課金されます)`,
     `const names = [];`,
