@@ -76,6 +76,17 @@ describe('createPoiClient', () => {
     expect(stub.requests).toHaveLength(3);
   });
 
+  it('sends fields comma-separated and types the trimmed POIs', async () => {
+    const stub = await stubServer([{ status: 200, body: { success: true, data: { pois: [{ poi_id: 'p1', name: 'a', latitude: 35 }], total: 1, total_capped: false, next_cursor: null } } }]);
+    const { client } = clientOf(stub.url);
+    const page = await client.search({ dataset_id: DATASET, fields: ['id', 'name', 'latitude'] });
+    const poi = page.pois[0]!;
+    expect([poi.poi_id, poi.name, poi.latitude]).toEqual(['p1', 'a', 35]);
+    // @ts-expect-error address was not asked for: not in the type either.
+    expect(poi.address).toBeUndefined();
+    expect(new URL(stub.requests[0]!.url!, stub.url).searchParams.get('fields')).toBe('id,name,latitude');
+  });
+
   it('walks every page along next_cursor, sending the same filters with each cursor', async () => {
     const stub = await stubServer([page(['a', 'b'], 'c1.x'), page(['c', 'd'], 'c2.x'), page(['e'], null)]);
     const { client } = clientOf(stub.url);

@@ -7,13 +7,20 @@ type SearchOperation = operations['searchPois'];
 type SearchQuery = SearchOperation['parameters']['query'];
 
 /**
- * The search's parameters (see /docs/api); `dataset_id` takes one id or up to 10. The answer's
- * shape is always the JSON page below: `format` and `fields`, which change it, are not taken here.
+ * The search's parameters (see /docs/api); `dataset_id` takes one id or up to 10. The answer is
+ * always the JSON page (`format=geojson` is not taken here); `fields` trims its POIs, typed.
  */
 export type SearchParams = Omit<SearchQuery, 'dataset_id' | 'format' | 'fields'> & { dataset_id: string | string[] };
 /** One page of a search: the POIs, the total, and the cursor of the next page (null on the last). */
-export type SearchPage = SearchOperation['responses'][200]['content']['application/json']['data'];
-export type Poi = SearchPage['pois'][number];
+export type SearchPage<P = Poi> = Omit<FullPage, 'pois'> & { pois: P[] };
+type FullPage = SearchOperation['responses'][200]['content']['application/json']['data'];
+export type Poi = FullPage['pois'][number];
+/** What `fields` may name: a POI's fields, and `id` for poi_id. */
+export type PoiField = keyof Poi | 'id';
+/** A POI trimmed to `fields` (poi_id is always kept). */
+export type PoiWith<F extends PoiField> = Pick<Poi, Exclude<F, 'id'> | 'poi_id'>;
+/** A search's parameters with `fields`: the answer's POIs keep only those (smaller bodies). */
+export type SearchParamsWithFields<F extends PoiField> = SearchParams & { fields: readonly F[] };
 /** searchAll's parameters: a search's, without the paging it does itself. */
 export type SearchAllParams = Omit<SearchParams, 'cursor' | 'offset'>;
 
@@ -48,12 +55,15 @@ export interface RequestOptions {
 }
 
 export interface PoiClient {
+  /** One page of a search, its POIs trimmed to `fields`. */
+  search<F extends PoiField>(params: SearchParamsWithFields<F>, options?: RequestOptions): Promise<SearchPage<PoiWith<F>>>;
   /** One page of a search. Throws a PoiApiError subclass for an error answer. */
   search(params: SearchParams, options?: RequestOptions): Promise<SearchPage>;
   /**
    * Every POI of a search, page after page along next_cursor (each page a billed search):
    * `for await (const poi of client.searchAll({ dataset_id }))`. `limit` is the page size.
    */
+  searchAll<F extends PoiField>(params: Omit<SearchParamsWithFields<F>, 'cursor' | 'offset'>, options?: RequestOptions): AsyncIterableIterator<PoiWith<F>>;
   searchAll(params: SearchAllParams, options?: RequestOptions): AsyncIterableIterator<Poi>;
   /**
    * POIs for what a person has typed so far (kana, romaji, half-width, mid-conversion), ranked
@@ -79,9 +89,11 @@ export function createPoiClient(options: PoiClientOptions): PoiClient {
     headers: { 'X-API-Key': options.apiKey, 'Accept-Language': options.language ?? 'ja' },
   });
 
-  const search: PoiClient['search'] = async (params, requestOptions = {}) => {
+  // One implementation behind search's two signatures (with and without fields).
+  const search = async (params: SearchParams & { fields?: readonly PoiField[] }, requestOptions: RequestOptions = {}): Promise<SearchPage> => {
+    const { fields, ...rest } = params;
     const { data, error, response } = await client.GET('/api/v1/poi/search', {
-      params: { query: { ...params, dataset_id: ids(params.dataset_id) } },
+      params: { query: { ...rest, dataset_id: ids(params.dataset_id), ...(fields ? { fields: fields.join(',') } : {}) } },
       signal: requestOptions.signal,
     });
     if (error !== undefined || !data) throw errorOf(response, error);
@@ -97,16 +109,15 @@ export function createPoiClient(options: PoiClientOptions): PoiClient {
     return data.data;
   };
 
-  return {
-    search,
-    suggest,
-    async *searchAll(params, requestOptions = {}) {
-      let cursor: string | undefined;
-      do {
-        const page = await search({ ...params, ...(cursor ? { cursor } : {}) }, requestOptions);
-        yield* page.pois;
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-    },
-  };
+  async function* searchAll(params: SearchAllParams & { fields?: readonly PoiField[] }, requestOptions: RequestOptions = {}): AsyncIterableIterator<Poi> {
+    let cursor: string | undefined;
+    do {
+      const page = await search({ ...params, ...(cursor ? { cursor } : {}) }, requestOptions);
+      yield* page.pois;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  // The overloads only narrow what the same calls answer (a page's POIs trimmed to fields).
+  return { search, suggest, searchAll } as PoiClient;
 }

@@ -118,6 +118,15 @@ describe('the SDK against the real server', () => {
     expect(await usageOf(user.id, before + served.length)).toHaveLength(before + served.length);
   });
 
+  it('searchAll with fields walks every POI trimmed to the fields asked for', async () => {
+    const { client, served } = recordingClient();
+    const seen: Array<{ poi_id: string; name: string }> = [];
+    for await (const poi of client.searchAll({ dataset_id: dataset, limit: PAGE, fields: ['id', 'name'] })) seen.push(poi);
+    expect(served).toHaveLength(3);
+    expect(seen.map((p) => p.poi_id).sort()).toEqual([...poiIds].sort());
+    for (const poi of seen) expect(Object.keys(poi).sort()).toEqual(['name', 'poi_id']);
+  });
+
   it('suggests from what is typed (as written, or lower-case with half-width kana), each suggest billed once', async () => {
     const before = (await usageOf(user.id, 0)).length;
     const { client, served } = recordingClient();
