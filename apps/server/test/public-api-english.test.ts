@@ -42,7 +42,7 @@ async function setPricing(accountType: string, rate: number, free = 1000) {
 const messagesOf = (res: Answer) => [res.json().error?.message ?? '', ...(res.json().errors ?? []).map((e) => e.message)];
 
 /** The same request in Japanese (no header) and in English: the same answer but for its messages, which are English. */
-async function bothLanguages(send: (language: string | undefined) => Promise<Answer>, label: string) {
+async function bothLanguages(send: (language: string | undefined) => Promise<Answer>, label: string, missing?: Set<string>) {
   const ja = await send(undefined);
   const en = await send(EN);
   expect(en.statusCode, label).toBe(ja.statusCode);
@@ -51,9 +51,12 @@ async function bothLanguages(send: (language: string | undefined) => Promise<Ans
   expect(en.json().errors?.map((e) => e.field), label).toEqual(ja.json().errors?.map((e) => e.field));
   for (const message of messagesOf(ja)) {
     expect(JAPANESE.test(message), `${label}: Japanese by default (${message})`).toBe(true);
-    expect(englishOf(message), `${label}: no English for 「${message}」 (add it to apps/server/src/lib/english-messages.ts)`).toBeDefined();
+    if (englishOf(message) === undefined) {
+      if (missing) missing.add(message);
+      else expect.fail(`${label}: no English for 「${message}」 (add it to apps/server/src/lib/english-messages.ts)`);
+    }
   }
-  for (const message of messagesOf(en)) expect(message, `${label}: English`).not.toMatch(JAPANESE);
+  for (const message of messagesOf(en)) if (!missing?.has(message)) expect(message, `${label}: English`).not.toMatch(JAPANESE);
   expect(en.headers['content-language'], label).toBe('en');
   expect(ja.headers['content-language'], label).toBe('ja');
   expect(String(en.headers.vary), label).toMatch(/accept-language/i);
@@ -217,7 +220,9 @@ const ODD_VALUES = [
 /** Whole queries for the rules between parameters and of the query itself. */
 const ODD_QUERIES = [
   'latitude=35', 'longitude=139', 'radius=100', 'latitude=35&longitude=139&radius=0', 'cursor=abc.def&offset=5', 'limit=1&limit=2', 'keyword=a&keyword=b',
-  'lat=35&lng=139', 'q=cafe', 'foo=1', '%ZZ=1', 'latitude', 'dataset_id=not-a-uuid', `dataset_id=${Array.from({ length: 11 }, (_, i) => `00000000-0000-4000-8000-0000000000${String(i).padStart(2, '0')}`).join(',')}`,
+  'lat=35&lng=139', 'q=cafe', 'foo=1', '%ZZ=1', 'latitude', 'bbox=139.7,35.6,139.8,35.7&radius=100', 'bbox=139.7,35.6,139.8,35.7&latitude=35.6&longitude=139.7',
+  'bbox=200,0,201,1', 'bbox=0,-95,1,1', 'bbox=10,0,5,1', 'bbox=0,10,1,5', 'tags=a&tags=b', 'category=a&category=b', 'fields=id&fields=name', 'format=json&format=geojson',
+  `tags=${Array.from({ length: 11 }, (_, i) => `t${i}`).join(',')}`, `tags=${'t'.repeat(51)}`, `category=${'c'.repeat(101)}`, 'dataset_id=not-a-uuid', `dataset_id=${Array.from({ length: 11 }, (_, i) => `00000000-0000-4000-8000-0000000000${String(i).padStart(2, '0')}`).join(',')}`,
 ];
 
 type Parameter = { name: string; in: string; required?: boolean };
@@ -230,6 +235,7 @@ describe('bad input to every public operation', () => {
       .flatMap(([path, methods]) => Object.entries(methods).filter(([method]) => method === 'get').map(([, op]) => ({ path, parameters: (op.parameters ?? []).filter((p) => p.in === 'query') })));
     expect(operations.length).toBeGreaterThan(0);
     let refused = 0;
+    const missing = new Set<string>();
     for (const { path, parameters } of operations) {
       const base = new Map(parameters.filter((p) => p.required).map((p) => [p.name, p.name === 'dataset_id' ? freeDataset : 'cafe']));
       const queries = [
@@ -238,11 +244,13 @@ describe('bad input to every public operation', () => {
         '',
       ];
       for (const query of queries) {
-        const { en } = await bothLanguages((language) => get(`${path}?${query}`, language, { 'x-api-key': key }), `${path}?${query.slice(0, 200)}`);
+        const { en } = await bothLanguages((language) => get(`${path}?${query}`, language, { 'x-api-key': key }), `${path}?${query.slice(0, 200)}`, missing);
         expect(en.statusCode, query).toBeLessThan(500);
         if (en.statusCode >= 400) refused++;
       }
     }
+    // Each listed message needs its English in apps/server/src/lib/english-messages.ts.
+    expect([...missing]).toEqual([]);
     // The sweep reaches the validation at all (a wrong key would answer 401 to everything instead).
     expect(refused).toBeGreaterThan(20);
   });

@@ -69,6 +69,21 @@ const EXACT = new Map<string, string>([
   [searchMessages.cursorWithOffset, 'cursor and offset cannot be used together'],
   ['緯度と経度は両方を指定してください', 'Specify both latitude and longitude'],
   ['半径を指定する場合は緯度と経度も指定してください', 'radius needs latitude and longitude too'],
+  // Viewport, tag and category filters, answer format and fields (packages/shared/src/schemas/pois.ts).
+  [searchMessages.bboxFormat, 'bbox must be four comma-separated numbers: minLon,minLat,maxLon,maxLat (for example bbox=139.69,35.65,139.78,35.71)'],
+  [searchMessages.bboxLongitude, 'The longitudes of bbox must be between -180 and 180'],
+  [searchMessages.bboxLatitude, 'The latitudes of bbox must be between -90 and 90'],
+  [searchMessages.bboxLatitudeOrder, 'The minimum latitude of bbox (2nd) is greater than its maximum latitude (4th)'],
+  [
+    searchMessages.bboxLongitudeOrder,
+    'The minimum longitude of bbox (1st) is greater than its maximum longitude (3rd). A box across the 180th meridian cannot be given: search it as two boxes',
+  ],
+  [searchMessages.bboxWithRadius, 'bbox and radius cannot be used together. Give the area either as bbox, or as latitude, longitude and radius'],
+  [searchMessages.tagsBlank, 'tags has nothing to search for. Give comma-separated tags (a tag of only spaces or symbols cannot be used)'],
+  [searchMessages.categoryBlank, 'category has nothing to search for (a category of only spaces or symbols cannot be used)'],
+  ['tags は1回だけ、カンマ区切りで指定してください', 'Specify tags once, comma-separated'],
+  ['fields は1回だけ、カンマ区切りで指定してください', 'Specify fields once, comma-separated'],
+  ['format は json または geojson を指定してください', 'format must be json or geojson'],
   // The type-ahead's parameters (packages/shared/src/schemas/suggest.ts).
   [suggestMessages.qRequired, 'Specify q (what has been typed so far)'],
   [suggestMessages.qTooLong, suggestMessages.qTooLong.replace(/^入力中の文字\(q\)は(\d+)文字以内で指定してください$/, 'q must be at most $1 characters')],
@@ -92,6 +107,12 @@ const RULES: Rule[] = [
   [/^不明なパラメーター (.*) です$/s, (name) => `Unknown parameter ${name}`],
   [/^不明なパラメーターがあります: (.*)。使えるのは (.*) です$/s, (names, known) => `Unknown parameters: ${names}. The parameters are ${known}`],
   [/^(.*) は1回だけ指定してください$/s, (name) => `Specify ${name} only once`],
+  [/^([a-z_]+) は(\d+)文字以内で指定してください$/, (name, max) => `${name} must be at most ${max} characters`],
+  [/^タグは(\d+)個以内、1つ(\d+)文字以内で指定してください$/, (count, max) => `tags: at most ${count} tags of at most ${max} characters each`],
+  [
+    /^fields に(?:不明な項目があります: (.*)。|項目を指定してください。)指定できるのは (.*) です$/s,
+    (unknown, known) => `${unknown ? `fields names unknown fields: ${unknown}. ` : 'fields names no field. '}The fields are ${known}`,
+  ],
   // Quotas and budgets (public-api.service.ts).
   [/^今月の無料検索回数\(([\d,]+)回\)の上限に達しました。\/upgrade からプランをアップグレードしてください$/, (n) => `This month's free searches (${n}) are used up. Upgrade your plan at /upgrade`],
   [/^今月の予算上限\((.+)\)に達したため、検索を停止しています。\/billing で予算を変更してください$/, (yen) => `Searches are stopped: this month's budget limit (${yen}) has been reached. Change the budget at /billing`],
