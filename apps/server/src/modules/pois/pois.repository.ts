@@ -859,10 +859,28 @@ interface SearchColumnsOf {
 /** A batch of POIs folded by an older version, locked; rows another instance holds are skipped (SKIP LOCKED). */
 export async function lockStaleSearchPois(ex: Executor, version: number, size: number) {
   const { rows } = await ex.execute<{ id: string; name: string; address: string | null; category: string | null; tags: string[] }>(
-    sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${version} OR search_tags IS NULL
+    sql`SELECT id, name, address, category, tags FROM pois WHERE search_version < ${version}
         ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
   );
   return rows;
+}
+
+/** A batch of POIs written before migration 0022 (no folded tags yet), locked; rows another instance holds are skipped. */
+export async function lockUntaggedPois(ex: Executor, size: number) {
+  const { rows } = await ex.execute<{ id: string; category: string | null; tags: string[] }>(
+    sql`SELECT id, category, tags FROM pois WHERE search_tags IS NULL ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED`,
+  );
+  return rows;
+}
+
+/** Writes the folded tags and category of these POIs (nothing else). */
+export async function writePoiTagColumns(ex: Executor, ids: string[], cols: Array<{ searchTags: string[]; searchCategory: string | null }>): Promise<void> {
+  await ex.execute(sql`
+    UPDATE pois AS p
+       SET search_tags = u.search_tags::text[], search_category = u.search_category
+      FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(cols.map((c) => arrayLiteral(c.searchTags)))}::text[], ${sql.param(cols.map((c) => c.searchCategory))}::text[])
+        AS u(id, search_tags, search_category)
+     WHERE p.id = u.id`);
 }
 
 /** Rewrites the search columns of these POIs (the provider's fields and updated_at untouched). */

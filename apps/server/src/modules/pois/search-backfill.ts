@@ -3,8 +3,8 @@ import type { Executor } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import { timeSlice } from '../../lib/time-slice';
 import { DATASET_SEARCH_VERSION, datasetSearchColumns } from '../datasets/datasets.repository';
-import { lockStaleSearchDatasets, lockStaleSearchPois, writeDatasetSearchColumns, writePoiSearchColumns } from './pois.repository';
-import { prepareSearchColumns, SEARCH_FOLD_VERSION, searchColumns, setStaleSearchRows } from './search-columns';
+import { lockStaleSearchDatasets, lockStaleSearchPois, lockUntaggedPois, writeDatasetSearchColumns, writePoiSearchColumns, writePoiTagColumns } from './pois.repository';
+import { prepareSearchColumns, SEARCH_FOLD_VERSION, searchColumns, setStaleSearchRows, tagColumns } from './search-columns';
 
 /**
  * Rewrites the search columns of one batch of POIs written by an older folding (search_version
@@ -32,6 +32,24 @@ export async function backfillSearchBatch(db: Executor, size: number): Promise<n
       tx,
       rows.map((r) => r.id),
       cols,
+    );
+    return rows.length;
+  });
+}
+
+/**
+ * Writes the folded tags and category of one batch of POIs written before migration 0022 (through
+ * pois_search_tags_stale_idx): only those two columns, no readings (cheap), so rows already at the
+ * current folding keep their search text. Answers how many it wrote.
+ */
+export async function backfillSearchTagsBatch(db: Executor, size: number): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const rows = await lockUntaggedPois(tx, size);
+    if (!rows.length) return 0;
+    await writePoiTagColumns(
+      tx,
+      rows.map((r) => r.id),
+      rows.map((r) => tagColumns(r)),
     );
     return rows.length;
   });
@@ -103,11 +121,19 @@ export function createSearchBackfill(deps: { db: Executor; log: FastifyBaseLogge
       // Let requests in between batches.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (total) {
-      deps.log.info({ rewritten: total, perSecond: rate }, 'search columns back-filled (readings and folding of migration 0014)');
-      await deps.afterRun?.();
+    if (total) deps.log.info({ rewritten: total, perSecond: rate }, 'search columns back-filled (readings and folding of migration 0014)');
+    // Then the folded tags and category of rows written before migration 0022 (the rows rewritten
+    // above have them already).
+    let tagged = 0;
+    while (!stopping) {
+      const n = await backfillSearchTagsBatch(deps.db, size);
+      if (!n) break;
+      tagged += n;
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    return total;
+    if (tagged) deps.log.info({ rewritten: tagged }, 'search tags and category back-filled (migration 0022)');
+    if (total || tagged) await deps.afterRun?.();
+    return total + tagged;
   };
 
   return {

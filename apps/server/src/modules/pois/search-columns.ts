@@ -66,6 +66,11 @@ function readingWords(name: string, have: Set<string>): string[] {
   return out;
 }
 
+/** The folded tags (distinct, empty ones left out) and category of the `tags` and `category` filters: no readings needed. */
+export function tagColumns(f: Pick<SearchFields, 'category' | 'tags'>): Pick<SearchColumns, 'searchTags' | 'searchCategory'> {
+  return { searchTags: [...new Set((f.tags ?? []).map(foldSearchWord).filter(Boolean))], searchCategory: (f.category && foldSearchWord(f.category)) || null };
+}
+
 export function searchColumns(f: SearchFields): SearchColumns {
   const searchName = foldSearchWord(f.name);
   const others = [f.address, f.category, ...(f.tags ?? [])].filter((v): v is string => !!v).map(foldSearchWord);
@@ -73,7 +78,5 @@ export function searchColumns(f: SearchFields): SearchColumns {
   const have = new Set(fields);
   const words = readings ? [...fields, ...readingWords(f.name, have)] : fields;
   const searchText = words.join(' ');
-  const searchTags = [...new Set((f.tags ?? []).map(foldSearchWord).filter(Boolean))];
-  const searchCategory = (f.category && foldSearchWord(f.category)) || null;
-  return { searchText, searchBigrams: characterBigrams(searchText), searchName, searchVersion: readings ? SEARCH_FOLD_VERSION : 0, searchTags, searchCategory };
+  return { searchText, searchBigrams: characterBigrams(searchText), searchName, searchVersion: readings ? SEARCH_FOLD_VERSION : 0, ...tagColumns(f) };
 }
