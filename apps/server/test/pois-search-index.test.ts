@@ -237,6 +237,28 @@ describe('same answers from memory and from PostgreSQL', () => {
     expect(found).toBeGreaterThan(60);
   }, 120_000);
 
+  it('searches with a bbox (its borders on shared spots too) the same from memory, whichever way rows are found', async () => {
+    const edge = fc.constantFrom(...SPOTS.flatMap((s) => [s.lat, s.lon]));
+    const coord = (min: number, max: number) => fc.oneof(fc.double({ min, max, noNaN: true }).map((x) => Math.round(x * 1e4) / 1e4), edge.filter((x) => x >= min && x <= max));
+    const bboxArb = fc.tuple(coord(139.5, 139.95), coord(35.5, 35.85), coord(139.5, 139.95), coord(35.5, 35.85)).map(([x1, y1, x2, y2]) => [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)]);
+    const boxed = fc.tuple(queryArb, bboxArb, fc.integer({ min: 0, max: 12 })).map(([q, bbox, offset]) => ({ ...q, radius: undefined, offset, bbox }));
+    let found = 0;
+    for (const tuning of [{}, { boxes: false }, { postingsScanMax: Infinity }]) {
+      tuneIndexSearch(tuning);
+      try {
+        await fc.assert(
+          fc.asyncProperty(boxed, async (q) => {
+            if ((await compare(`${queryString(q)}&bbox=${q.bbox.join(',')}`)).pois.length) found += 1;
+          }),
+          { numRuns: 30, seed: 20261127 },
+        );
+      } finally {
+        tuneIndexSearch();
+      }
+    }
+    expect(found).toBeGreaterThan(30);
+  }, 120_000);
+
   it('walking by cursor while POIs are added, moved and deleted: each page the same on both paths', async () => {
     const changeArb = fc.array(
       fc.oneof(

@@ -53,6 +53,8 @@ export interface PointQuery {
   after?: { lo: number; hi: number; id: string };
   /** Folded keyword words, each required (pois.repository requiredWords). */
   words?: string[];
+  /** Only rows inside [minLon, minLat, maxLon, maxLat], borders included (the SQL filter's comparisons). */
+  bbox?: readonly [number, number, number, number];
 }
 
 /** A point query prepared once per search and shared by the datasets it reads. */
@@ -70,7 +72,7 @@ export interface PreparedQuery extends PointQuery {
 
 export function prepareQuery(q: PointQuery): PreparedQuery {
   const [cx, cy, cz] = cubeOf(q.latitude, q.longitude);
-  const { latitude, longitude, radius, after, words } = q;
+  const { latitude, longitude, radius, after, words, bbox } = q;
   // Every field set, in one order: one object shape for every query (the row loops read it).
   return {
     latitude,
@@ -78,6 +80,7 @@ export function prepareQuery(q: PointQuery): PreparedQuery {
     radius,
     after,
     words,
+    bbox,
     cx,
     cy,
     cz,
@@ -654,6 +657,15 @@ export class DatasetIndex {
     return !a || chord > a.hi || (chord >= a.lo && id > a.id);
   }
 
+  /** Whether base row i lies inside the query's bbox (none: every row). */
+  private inBox(i: number, q: PreparedQuery): boolean {
+    const b = q.bbox;
+    if (!b) return true;
+    const lat = this.lat[i]!;
+    const lon = this.lon[i]!;
+    return lon >= b[0] && lat >= b[1] && lon <= b[2] && lat <= b[3];
+  }
+
   /** Whether base row i's search text holds every word of the query. */
   private matchesWords(i: number, q: PreparedQuery): boolean {
     if (!q.wordBytes.length) return true;
@@ -717,7 +729,9 @@ export class DatasetIndex {
     const matches = base.matches;
     for (const e of this.extra.values()) {
       const c = this.chord(e.x, e.y, e.z, q);
-      if (this.inRadius(c, q) && this.afterKey(c, e.row.id, q) && (q.words ?? []).every((w) => e.row.text.includes(w))) {
+      const b = q.bbox;
+      const inBox = !b || (e.row.longitude >= b[0] && e.row.latitude >= b[1] && e.row.longitude <= b[2] && e.row.latitude <= b[3]);
+      if (inBox && this.inRadius(c, q) && this.afterKey(c, e.row.id, q) && (q.words ?? []).every((w) => e.row.text.includes(w))) {
         matches.push({ knn: c, id: e.row.id, row: -1, extra: e, from: this });
         counted += 1;
       }
@@ -801,6 +815,7 @@ export class DatasetIndex {
       const { dead, cube, rowOf } = this;
       const { cx, cy, cz, after } = q;
       const words = q.wordBytes.length > 0;
+      const boxed = q.bbox !== undefined;
       for (let k = 0; k < found.length; k++) {
         // The tree's positions: adjacent ones are near in space and in memory.
         const p = found[k]!;
@@ -817,6 +832,7 @@ export class DatasetIndex {
         if (c > surelyOut || (c >= surelyIn && chordToEarthDistance(c) > limitEd)) continue;
         if (after && !this.afterKey(c, this.ids[i]!, q)) continue;
         if (words && !this.matchesWords(i, q)) continue;
+        if (boxed && !this.inBox(i, q)) continue;
         knn[m] = c;
         rows[m++] = i;
       }
@@ -833,7 +849,7 @@ export class DatasetIndex {
     const { knn, rows } = scratch;
     let m = 0;
     for (const i of candidates) {
-      if (this.dead[this.posOf[i]!] || !this.matchesWords(i, q)) continue;
+      if (this.dead[this.posOf[i]!] || !this.matchesWords(i, q) || !this.inBox(i, q)) continue;
       const c = this.chordOf(i, q);
       if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) {
         knn[m] = c;
@@ -858,7 +874,7 @@ export class DatasetIndex {
       if (this.dead[p]) return false;
       const i = rowOf[p]!;
       if (q.after && !this.afterKey(this.chordOf(i, q), this.ids[i]!, q)) return false;
-      return this.matchesWords(i, q);
+      return this.inBox(i, q) && this.matchesWords(i, q);
     };
     const total = this.ids.length;
     const kmOf = (i: number) => haversineKm(q.longitude, q.latitude, this.lon[i]!, this.lat[i]!);
@@ -919,6 +935,15 @@ export class DatasetIndex {
   /** Rows written since the build: their row as the change brought it, cube point and answer. */
   writtenRows(): Iterable<{ row: IndexRow; x: number; y: number; z: number; json: Buffer }> {
     return this.extra.values();
+  }
+
+  /**
+   * Up to `want` live base rows that `accept` takes, nearest first by geokdbush's haversine (which
+   * orders as the chord does but for rounding; callers re-order by chordFrom).
+   */
+  nearestRows(latitude: number, longitude: number, want: number, accept: (row: number) => boolean): number[] {
+    const rowOf = this.rowOf;
+    return around(this.tree, longitude, latitude, want, Infinity, (p: number) => !this.dead[p] && accept(rowOf[p]!)).map((p) => rowOf[p]!);
   }
 
   /** Base row i's answer bytes (without the closing brace) followed by `rest`. */

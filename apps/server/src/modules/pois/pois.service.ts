@@ -326,8 +326,8 @@ export function createPoisService(deps: {
 
     async searchMarketplace(query) {
       const filter = searchFilter(query, cursors);
-      // The viewport, tag and category filters are PostgreSQL's: the index holds neither folded tags nor categories.
-      const indexed = filter.bbox || filter.tags || filter.category !== undefined ? undefined : deps.searchIndex?.search(filter);
+      // The tag and category filters are PostgreSQL's: the index holds neither folded tags nor categories.
+      const indexed = filter.tags || filter.category !== undefined ? undefined : deps.searchIndex?.search(filter);
       if (!indexed) return run(filter);
       return {
         rows: [],

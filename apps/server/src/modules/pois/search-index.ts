@@ -531,15 +531,15 @@ export function createSearchIndex(deps: {
     let page: Match[];
     let counted: number;
     if (after) {
-      const found = look(prepareQuery({ ...point, after, words }), want, 0);
+      const found = look(prepareQuery({ ...point, after, words, bbox: filter.bbox }), want, 0);
       // The total counts every match, those before the cursor too, up to the cap and one.
-      const all = found && look(prepareQuery({ ...point, words }), 0, cap);
+      const all = found && look(prepareQuery({ ...point, words, bbox: filter.bbox }), 0, cap);
       if (!found || !all) return undefined;
       page = found.matches;
       counted = all.counted;
     } else {
       // One look gives the page and the total (at least the cap and one rows are found; only the page's are ranked).
-      const found = look(prepareQuery({ ...point, words }), want, cap);
+      const found = look(prepareQuery({ ...point, words, bbox: filter.bbox }), want, cap);
       if (!found) return undefined;
       ({ matches: page, counted } = found);
     }
