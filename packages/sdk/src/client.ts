@@ -21,6 +21,22 @@ export type PoiField = keyof Poi | 'id';
 export type PoiWith<F extends PoiField> = Pick<Poi, Exclude<F, 'id'> | 'poi_id'>;
 /** A search's parameters with `fields`: the answer's POIs keep only those (smaller bodies). */
 export type SearchParamsWithFields<F extends PoiField> = SearchParams & { fields: readonly F[] };
+/**
+ * A search page as GeoJSON (RFC 7946), as map libraries take it: a Point per POI (longitude,
+ * latitude), its id the poi_id and its properties the POI's other fields; the paging beside.
+ */
+export interface PoiFeatureCollection {
+  type: 'FeatureCollection';
+  features: Array<{
+    type: 'Feature';
+    id: string;
+    geometry: { type: 'Point'; coordinates: [longitude: number, latitude: number] };
+    properties: Omit<Poi, 'latitude' | 'longitude'>;
+  }>;
+  total: number;
+  total_capped: boolean;
+  next_cursor: string | null;
+}
 /** searchAll's parameters: a search's, without the paging it does itself. */
 export type SearchAllParams = Omit<SearchParams, 'cursor' | 'offset'>;
 
@@ -63,6 +79,8 @@ export interface PoiClient {
    * Every POI of a search, page after page along next_cursor (each page a billed search):
    * `for await (const poi of client.searchAll({ dataset_id }))`. `limit` is the page size.
    */
+  /** One page of a search as a GeoJSON FeatureCollection (`format=geojson`): same POIs, order and paging. */
+  searchGeoJson(params: SearchParams, options?: RequestOptions): Promise<PoiFeatureCollection>;
   searchAll<F extends PoiField>(params: Omit<SearchParamsWithFields<F>, 'cursor' | 'offset'>, options?: RequestOptions): AsyncIterableIterator<PoiWith<F>>;
   searchAll(params: SearchAllParams, options?: RequestOptions): AsyncIterableIterator<Poi>;
   /**
@@ -109,6 +127,16 @@ export function createPoiClient(options: PoiClientOptions): PoiClient {
     return data.data;
   };
 
+  const searchGeoJson = async (params: SearchParams, requestOptions: RequestOptions = {}): Promise<PoiFeatureCollection> => {
+    const { data, error, response } = await client.GET('/api/v1/poi/search', {
+      params: { query: { ...params, dataset_id: ids(params.dataset_id), format: 'geojson' } },
+      signal: requestOptions.signal,
+    });
+    if (error !== undefined || !data) throw errorOf(response, error);
+    // The document types the JSON answer only; format=geojson answers the collection instead.
+    return data as unknown as PoiFeatureCollection;
+  };
+
   async function* searchAll(params: SearchAllParams & { fields?: readonly PoiField[] }, requestOptions: RequestOptions = {}): AsyncIterableIterator<Poi> {
     let cursor: string | undefined;
     do {
@@ -119,5 +147,5 @@ export function createPoiClient(options: PoiClientOptions): PoiClient {
   }
 
   // The overloads only narrow what the same calls answer (a page's POIs trimmed to fields).
-  return { search, suggest, searchAll } as PoiClient;
+  return { search, searchGeoJson, suggest, searchAll } as PoiClient;
 }

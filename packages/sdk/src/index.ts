@@ -1,4 +1,4 @@
-export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type PoiField, type PoiWith, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams, type SearchParamsWithFields, type SuggestParams, type SuggestResult, type Suggestion } from './client.js';
+export { createPoiClient, type Poi, type PoiClient, type PoiClientOptions, type PoiFeatureCollection, type PoiField, type PoiWith, type RequestOptions, type SearchAllParams, type SearchPage, type SearchParams, type SearchParamsWithFields, type SuggestParams, type SuggestResult, type Suggestion } from './client.js';
 export {
   PoiApiError,
   PoiAuthError,

@@ -127,6 +127,18 @@ describe('the SDK against the real server', () => {
     for (const poi of seen) expect(Object.keys(poi).sort()).toEqual(['name', 'poi_id']);
   });
 
+  it('answers the same page as GeoJSON: same POIs in the same order, a Point per POI, the same paging', async () => {
+    const { client } = recordingClient();
+    const params = { dataset_id: dataset, latitude: 35.69, longitude: 139.77, limit: PAGE };
+    const json = await client.search(params);
+    const geo = await client.searchGeoJson(params);
+    expect(geo.type).toBe('FeatureCollection');
+    expect(geo.features.map((f) => f.id)).toEqual(json.pois.map((p) => p.poi_id));
+    expect(geo.features.map((f) => f.geometry)).toEqual(json.pois.map((p) => ({ type: 'Point', coordinates: [p.longitude, p.latitude] })));
+    expect(geo.features.map((f) => f.properties)).toEqual(json.pois.map(({ latitude: _lat, longitude: _lon, ...rest }) => rest));
+    expect([geo.total, geo.total_capped, typeof geo.next_cursor]).toEqual([json.total, json.total_capped, 'string']);
+  });
+
   it('suggests from what is typed (as written, or lower-case with half-width kana), each suggest billed once', async () => {
     const before = (await usageOf(user.id, 0)).length;
     const { client, served } = recordingClient();
