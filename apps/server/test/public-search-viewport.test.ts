@@ -326,6 +326,8 @@ describe('GeoJSON and fields', () => {
     viaParam.set('format', 'geojson');
     for (const res of [await page(viaParam), await page(paramsOf(q), { accept: 'application/geo+json' })]) {
       expect(res.headers['content-type']).toMatch(/^application\/geo\+json(;|$)/);
+      // The answer depends on Accept: shared caches are told, beside what the errors vary by.
+      expect(String(res.headers.vary).split(/,\s*/)).toEqual(expect.arrayContaining(['Accept', 'Accept-Language']));
       const fc = res.json();
       expect(fc).toEqual({
         type: 'FeatureCollection',
