@@ -14,29 +14,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { entryKey, MAP_MODULE, ROUTE_MODULES, staticClosure } from '../apps/web/src/app/route-modules';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'apps/web');
 // WEB_DIST_DIR (as the server reads it): build and measure a console built elsewhere than apps/web/dist.
 const DIST = process.env.WEB_DIST_DIR ? path.resolve(process.env.WEB_DIST_DIR) : path.join(WEB, 'dist');
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  name?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
-
-// What a signed-in screen loads besides its own module: the stored session is checked with the
-// HTTP client and the user schema (lib/auth-store.ts), and the shell brings the query cache.
-const SESSION = ['src/lib/api-client.ts', '../../packages/shared/src/schemas/users.ts'];
-const SHELL = [...SESSION, 'src/app/shell/app-shell.tsx', 'src/app/query-provider.tsx'];
-const MAP = 'src/features/pois/components/poi-map.tsx';
+type Manifest = Parameters<typeof staticClosure>[0];
 
 export interface RouteBudget {
   route: string;
@@ -47,36 +32,47 @@ export interface RouteBudget {
 }
 
 /**
- * Budgets: /auth/login has a set target of 120 KB; the others are today's figures plus some room, so a
- * screen that starts pulling in another screen's libraries (forms, Leaflet, the docs renderer)
- * fails here. The map screens carry Leaflet and Japan's outline (scripts/japan-outline.mjs).
+ * Budgets per route of the console's own table (apps/web/src/app/route-modules.ts, which also
+ * gives the build its modulepreload list): /auth/login has a set target of 120 KB; the others are
+ * the figures measured when the HTTP client moved from axios to fetch, plus some room, so a screen that starts pulling in another screen's libraries
+ * (forms, Leaflet, the docs renderer) fails here. The map screens carry Leaflet and Japan's
+ * outline (scripts/japan-outline.mjs). The corporate form is on react-hook-form + zodResolver
+ * like the console's other larger forms (about 16 KB gzipped, a vendor chunk shared with them).
  */
-export const ROUTE_BUDGETS: RouteBudget[] = [
-  { route: '/', modules: ['src/features/landing/pages/landing-page.tsx'], budgetKb: 115 },
-  { route: '/auth/login', modules: ['src/features/auth/pages/login-page.tsx'], budgetKb: 120 },
-  { route: '/auth/verify-otp', modules: ['src/features/auth/pages/verify-otp-page.tsx'], budgetKb: 165 },
-  { route: '/auth/magic/:token', modules: ['src/features/auth/pages/magic-link-page.tsx'], budgetKb: 165 },
-  { route: '/docs/api', modules: ['src/features/docs/pages/docs-page.tsx', 'src/app/query-provider.tsx'], budgetKb: 175 },
-  // Rendered from the server's configuration: the query client and HTTP client, as /docs/api.
-  { route: '/commerce', modules: ['src/features/landing/pages/commerce-page.tsx', 'src/app/query-provider.tsx'], budgetKb: 175 },
-  { route: '/dashboard', modules: [...SHELL, 'src/app/pages/dashboard-page.tsx'], budgetKb: 185 },
-  { route: '/api-keys', modules: [...SHELL, 'src/app/pages/api-keys-page.tsx'], budgetKb: 205 },
-  { route: '/usage', modules: [...SHELL, 'src/features/usage/pages/usage-page.tsx'], budgetKb: 185 },
-  { route: '/datasets', modules: [...SHELL, 'src/features/datasets/pages/datasets-page.tsx'], budgetKb: 185 },
-  { route: '/marketplace', modules: [...SHELL, 'src/features/datasets/pages/marketplace-page.tsx'], budgetKb: 185 },
-  { route: '/marketplace/:datasetId', modules: [...SHELL, 'src/app/pages/dataset-detail-page.tsx', MAP], budgetKb: 270 },
-  { route: '/poi', modules: [...SHELL, 'src/app/pages/poi-management-page.tsx', MAP], budgetKb: 265 },
-  { route: '/profile', modules: [...SHELL, 'src/features/profile/pages/profile-page.tsx'], budgetKb: 195 },
-  { route: '/revenue', modules: [...SHELL, 'src/features/revenue/pages/revenue-page.tsx'], budgetKb: 185 },
-  { route: '/admin/dashboard', modules: [...SHELL, 'src/features/revenue/pages/admin-dashboard-page.tsx'], budgetKb: 195 },
-  { route: '/admin/users', modules: [...SHELL, 'src/features/users/pages/admin-users-page.tsx'], budgetKb: 200 },
-  // The corporate form is on react-hook-form + zodResolver like the console's other larger forms
-  // (about 16 KB gzipped, a vendor chunk shared with them): 203 KB measured when it moved.
-  { route: '/admin/corporate', modules: [...SHELL, 'src/features/corporate/pages/admin-corporate-page.tsx'], budgetKb: 215 },
-  { route: '/admin/transfers', modules: [...SHELL, 'src/features/transfers/pages/admin-transfers-page.tsx'], budgetKb: 200 },
-  { route: '/admin/pricing', modules: [...SHELL, 'src/features/pricing/pages/admin-pricing-page.tsx'], budgetKb: 200 },
-  { route: '/admin/revenue', modules: [...SHELL, 'src/features/revenue/pages/admin-revenue-page.tsx'], budgetKb: 200 },
-];
+const BUDGET_KB: Record<string, number> = {
+  '/': 115,
+  '/auth/login': 120,
+  '/auth/verify-otp': 145,
+  '/auth/magic/:token': 145,
+  '/docs/api': 160,
+  '/commerce': 150,
+  '/dashboard': 165,
+  '/api-keys': 190,
+  '/usage': 170,
+  '/datasets': 170,
+  '/marketplace': 170,
+  '/marketplace/:datasetId': 255,
+  '/poi': 250,
+  '/billing': 180,
+  '/billing/invoices/:id': 170,
+  '/profile': 175,
+  '/upgrade': 185,
+  '/payment-method': 185,
+  '/payment-method/complete': 165,
+  '/revenue': 170,
+  '/admin/dashboard': 170,
+  '/admin/users': 180,
+  '/admin/corporate': 200,
+  '/admin/transfers': 175,
+  '/admin/pricing': 185,
+  '/admin/revenue': 170,
+};
+
+export const ROUTE_BUDGETS: RouteBudget[] = ROUTE_MODULES.map((r) => {
+  const budgetKb = BUDGET_KB[r.path];
+  if (budgetKb === undefined) throw new Error(`bundle budget: no budget for ${r.path} (add it to bench/bundle-budget.ts)`);
+  return { route: r.path, modules: r.modules, budgetKb };
+});
 
 /** Only these chunks may carry Leaflet and the map. */
 const MAP_ROUTES = new Set(['/marketplace/:datasetId', '/poi']);
@@ -103,37 +99,9 @@ function gzippedSize(file: string): number {
   return size;
 }
 
-/**
- * A module's chunk: its own manifest entry, or, for a module that is both imported statically
- * and loaded on demand (the HTTP client), the shared chunk named after it ("_api-client-….js").
- */
-function resolveKey(manifest: Manifest, key: string): string {
-  if (manifest[key]) return key;
-  const name = path.basename(key).replace(/\.[cm]?[jt]sx?$/, '');
-  const shared = Object.keys(manifest).filter((k) => k.startsWith('_') && manifest[k]!.name === name);
-  if (shared.length === 1) return shared[0]!;
-  throw new Error(`bundle budget: "${key}" is not in the Vite manifest (moved or renamed? update bench/bundle-budget.ts)`);
-}
-
-/** The JavaScript files a set of manifest keys loads: each chunk with its static imports, recursively. */
-export function staticClosure(manifest: Manifest, keys: string[]): string[] {
-  const files = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const chunk = manifest[key]!;
-    if (chunk.file.endsWith('.js')) files.add(chunk.file);
-    chunk.imports?.forEach(visit);
-  };
-  keys.map((k) => resolveKey(manifest, k)).forEach(visit);
-  return [...files];
-}
-
 export function measureRoutes(manifest: Manifest, budgets: RouteBudget[] = ROUTE_BUDGETS): RouteWeight[] {
-  const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0];
-  if (!entry) throw new Error('bundle budget: no entry in the Vite manifest');
-  const mapFiles = new Set(staticClosure(manifest, [MAP]).filter((f) => !staticClosure(manifest, [entry]).includes(f)));
+  const entry = entryKey(manifest);
+  const mapFiles = new Set(staticClosure(manifest, [MAP_MODULE]).filter((f) => !staticClosure(manifest, [entry]).includes(f)));
   return budgets.map((b) => {
     const chunks = staticClosure(manifest, [entry, ...b.modules]);
     const gzipBytes = chunks.reduce((sum, f) => sum + gzippedSize(f), 0);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { consoleRoutes } from './src/app/route-modules';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 const MIN_BYTES = 1024;
@@ -40,6 +41,20 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes dist/console-routes.json: which paths are signed-in screens, and what the server draws in
+ * them before the scripts run (src/app/route-modules.ts).
+ */
+function consoleRouteList(): Plugin {
+  return {
+    name: 'poi-console-routes',
+    apply: 'build',
+    writeBundle(options) {
+      writeFileSync(path.join(options.dir ?? 'dist', 'console-routes.json'), `${JSON.stringify(consoleRoutes(), null, 1)}\n`);
+    },
+  };
+}
+
 const api = process.env.VITE_DEV_API ?? 'http://localhost:8080';
 
 /**
@@ -58,7 +73,7 @@ const vendorGroups: { name: string; test: RegExp; priority: number }[] = [
 ];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), consoleRouteList(), precompress()],
   // Every `import … from 'zod'` (the shared schemas' too) goes through zod-ja.ts, which sets the
   // Japanese locale before any schema exists; it imports the real package as 'zod/v4'.
   resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-ja.ts', import.meta.url)) }] },

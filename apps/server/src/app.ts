@@ -48,11 +48,13 @@ import { prepareSearchColumns } from './modules/pois/search-columns';
 import { createRedisCircuit, type RedisCircuit } from './lib/redis-circuit';
 import { redactUrl } from './lib/redact-url';
 import { createJobRunner, type JobRunner } from './lib/periodic-job';
+import { loadConsolePages, pickEncoding } from './lib/console-pages';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes';
 import { createApiKeysService } from './modules/api-keys/api-keys.service';
 import { adminPricingRoutes } from './modules/pricing/admin-pricing.routes';
 import { createAdminPricingService } from './modules/pricing/admin-pricing.service';
 import { createPricingService } from './modules/pricing/pricing.service';
+import { englishOpenApi } from './modules/public-api/public-api.openapi-en';
 import { publicApiRoutes } from './modules/public-api/public-api.routes';
 import { createPublicApiService } from './modules/public-api/public-api.service';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './modules/public-api/rate-limiter';
@@ -347,7 +349,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const suggester = createSuggester({ db: database.db, searchIndex });
   await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache, suggester });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // ?lang=en: the public API's part in English (/docs/api?lang=en), made once from the document.
+  let englishDocument: object | undefined;
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) =>
+    (request.query as { lang?: unknown }).lang === 'en' ? (englishDocument ??= englishOpenApi(app.swagger() as never).document) : app.swagger(),
+  );
 
   registerConsole(app, config.webDistDir);
 
@@ -436,6 +442,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 function registerConsole(app: FastifyInstance, webDistDir: string): void {
   const indexFile = path.join(webDistDir, 'index.html');
   const hasConsole = existsSync(indexFile);
+  // index.html per path: a signed-in screen's paints the shell's top bar at once (lib/console-pages.ts).
+  const pageFor = hasConsole ? loadConsolePages(webDistDir) : undefined;
   if (hasConsole) {
     void app.register(fastifyStatic, {
       root: webDistDir,
@@ -463,10 +471,13 @@ function registerConsole(app: FastifyInstance, webDistDir: string): void {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(console|api)(\/|$)/.test(pathname);
     const hasExtension = /\.[A-Za-z0-9]+$/.test(pathname);
-    if (!hasConsole || isApi || hasExtension || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (!pageFor || isApi || hasExtension || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return notFound(request, reply);
     }
-    reply.header('Cache-Control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    const page = pageFor(pathname);
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    reply.header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply.send(encoding ? page[encoding] : page.html);
   });
 }

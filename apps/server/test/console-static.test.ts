@@ -12,7 +12,13 @@ import { createTestContext, type TestContext } from './helpers';
 const chunk = `export const screen = ${JSON.stringify('ログイン画面 '.repeat(400))};\n`;
 const dist = mkdtempSync(path.join(tmpdir(), 'poi-console-dist-'));
 mkdirSync(path.join(dist, 'assets'));
-writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html lang="ja"><body><div id="root"></div></body></html>');
+const indexHtml = '<!doctype html><html lang="ja"><head><title>POI Cloud</title></head><body><div id="root"></div></body></html>';
+writeFileSync(path.join(dist, 'index.html'), indexHtml);
+// What the build's route table (apps/web/src/app/route-modules.ts) makes of it.
+writeFileSync(
+  path.join(dist, 'console-routes.json'),
+  JSON.stringify({ signedInPlaceholder: '<div aria-hidden="true">POI Cloud</div>', signedIn: ['/billing', '/marketplace/:datasetId'] }),
+);
 const chunkFile = path.join(dist, 'assets/login-page-AbC123xy.js');
 writeFileSync(chunkFile, chunk);
 writeFileSync(`${chunkFile}.br`, brotliCompressSync(chunk));
@@ -67,6 +73,20 @@ describe('the built console over a real socket', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.headers['content-type']).toMatch(/text\/html/);
     }
+  });
+
+  it('paints the shell bar in a signed-in screen before its scripts run, the same page in every encoding', async () => {
+    const withBar = '<div id="root"><div aria-hidden="true">POI Cloud</div></div>';
+    const billing = await get('/billing', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(billing.headers['content-encoding']).toBe('br');
+    expect(String(billing.headers.vary).toLowerCase()).toContain('accept-encoding');
+    const billingHtml = brotliDecompressSync(billing.body).toString();
+    expect(billingHtml).toBe(indexHtml.replace('<div id="root"></div>', withBar));
+    expect(gunzipSync((await get('/billing/', { 'accept-encoding': 'gzip' })).body).toString()).toBe(billingHtml);
+    expect((await get('/billing', { 'accept-encoding': 'br;q=0, identity' })).body.toString()).toBe(billingHtml);
+    expect((await get('/marketplace/0b5e7f2a-1234?tab=map')).body.toString()).toBe(billingHtml);
+    // Guest screens, paths outside the table and deeper ones: index.html as built.
+    for (const other of ['/auth/login', '/marketplace/a/b', '/nowhere', '/billingx']) expect((await get(other)).body.toString()).toBe(indexHtml);
   });
 
   it('gives a missing chunk a JSON 404, not index.html', async () => {
