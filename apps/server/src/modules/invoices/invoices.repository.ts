@@ -60,7 +60,10 @@ export async function paymentsOf(ex: Executor, invoiceId: string): Promise<Payme
   return ex.select().from(payments).where(eq(payments.invoiceId, invoiceId)).orderBy(asc(payments.createdAt));
 }
 
-/** An issued invoice with something still owed (the card cannot be removed meanwhile). */
+/**
+ * An invoice of the account is issued, partially paid or overdue with something still owed: the
+ * card cannot be removed (and GET /billing/account shows has_open_invoice).
+ */
 export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Promise<boolean> {
   const rows = await ex
     .select({ id: invoices.id })

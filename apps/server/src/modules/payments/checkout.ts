@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { writeAudit, type AuditActor } from '../audit/audit';
 import { activateCorporateAccount } from '../corporate/corporate-activation';
+import { hasOpenInvoice } from '../invoices/invoices.repository';
 import {
   claimStripeCustomerId,
   clearCard,
@@ -20,7 +21,7 @@ import {
   type BillingAccountRow,
 } from '../billing-accounts/billing-accounts.repository';
 import { paymentMessages } from './payment-messages';
-import { findCardApplication, hasOpenInvoice, lockCorporateAccount, lockUser, setUserAccountType, type CorporateAccountRow } from './payments.repository';
+import { findCardApplication, lockCorporateAccount, lockUser, setUserAccountType, type CorporateAccountRow } from './payments.repository';
 import { idOf, requireStripe, userStripeCall, type Background } from './stripe-calls';
 import type { StripeClient } from './stripe-client';
 

@@ -94,25 +94,6 @@ export const CHARGEABLE: InvoiceRow['status'][] = ['issued', 'partially_paid'];
 /** Invoice states in which something may still be owed. */
 export const OPEN: InvoiceRow['status'][] = ['issued', 'partially_paid', 'overdue'];
 
-/**
- * An invoice of the account is issued, partially paid or overdue with something still owed: the
- * card cannot be removed (and GET /billing/account shows has_open_invoice).
- */
-export async function hasOpenInvoice(ex: Executor, billingAccountId: string): Promise<boolean> {
-  const [row] = await ex
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.billingAccountId, billingAccountId),
-        inArray(invoices.status, OPEN),
-        sql`${owedSql()} > 0`,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
 export async function findInvoice(ex: Executor, id: string): Promise<InvoiceRow | undefined> {
   const [row] = await ex.select().from(invoices).where(eq(invoices.id, id)).limit(1);
   return row;
