@@ -1,15 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
+import { expect, test, type Page } from '@playwright/test';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { signInByApi, uniqueEmail, useSession } from './support/auth';
 import { ISSUER_ENV } from './support/billing-server';
 import { E2E_PORT } from './support/env';
-import { extractCode, waitForMail } from './support/mailbox';
-import { startServerProcess, type ServerProcess } from './support/server-process';
-import { startSmtpSink } from './support/smtp-sink';
+import { pgServerForSpec } from './support/pg-server';
 
 /*
  * The admin money screens in a real browser: the dashboard's 「カード決済の失敗 n件」 leads to a
@@ -20,63 +17,11 @@ import { startSmtpSink } from './support/smtp-sink';
  */
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
-const PG_BASE = process.env.E2E_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const ADMIN = `money-admin-${process.pid}@e2e.poi-cloud.test`;
 /** A code as the server stores it (`billing_month`, `partially_paid`, `invoice.card_payment_failed`). */
 const RAW_CODE = /[a-z]+_[a-z]+|\b(?:invoice|billing|user|corporate|plan|budget|pricing)\.[a-z]/;
-
-let pgReachable = true;
-try {
-  const probe = new pg.Client({ connectionString: `${PG_BASE}/postgres`, connectionTimeoutMillis: 2000 });
-  await probe.connect();
-  await probe.end();
-} catch {
-  pgReachable = false;
-}
-
-test.describe.configure({ mode: 'serial' });
-// CI always has PostgreSQL: there a missing server is a failure, not a skip.
-test.skip(!pgReachable && !process.env.CI, `needs PostgreSQL at ${PG_BASE} (E2E_PG_URL)`);
-
-const dbName = `poi_e2e_money_${process.pid}_${Date.now().toString(36)}`;
-let db: pg.Client;
-let server: ServerProcess;
-let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
-let base: string;
-
-test.beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const port = E2E_PORT + 13;
-  base = `http://127.0.0.1:${port}`;
-  smtp = await startSmtpSink();
-  server = await startServerProcess(port, smtp.port, { ...ISSUER_ENV, ADMIN_EMAILS: ADMIN, BILLING_JOBS: 'off', DATABASE_URL: `${PG_BASE}/${dbName}` });
-  db = new pg.Client({ connectionString: `${PG_BASE}/${dbName}` });
-  await db.connect();
-});
-
-test.afterAll(async () => {
-  await db?.end();
-  await server?.stop();
-  await smtp?.close();
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
-});
-
-async function signIn(request: APIRequestContext, email: string): Promise<LoginResponse> {
-  const since = Date.now();
-  const res = await request.post(`${base}/console/v1/auth/request-otp`, { data: { email } });
-  expect(res.ok(), await res.text()).toBe(true);
-  const code = extractCode(await waitForMail(email, since));
-  const verify = await request.post(`${base}/console/v1/auth/verify-otp`, { data: { email, code } });
-  expect(verify.ok(), await verify.text()).toBe(true);
-  return (await verify.json()) as LoginResponse;
-}
+const { base, db, signIn } = pgServerForSpec('money', E2E_PORT + 13, async () => ({ ...ISSUER_ENV, ADMIN_EMAILS: ADMIN, BILLING_JOBS: 'off' }));
 
 /** An issued card invoice of the user's billing account; `failed` sets the last charge's error, as a decline does. */
 async function cardInvoice(user: LoginResponse, failed: boolean, status: 'issued' | 'overdue' | 'paid' = 'issued'): Promise<string> {

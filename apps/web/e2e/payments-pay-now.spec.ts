@@ -1,16 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
-import type { LoginResponse } from '@poi/shared/schemas/auth';
+import { expect, test, type Page } from '@playwright/test';
 import { startFakeStripe, type FakeStripe } from '../../server/test/support/fake-stripe';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { uniqueEmail, useSession } from './support/auth';
 import { ISSUER_ENV } from './support/billing-server';
 import { E2E_PORT } from './support/env';
-import { extractCode, waitForMail } from './support/mailbox';
-import { startServerProcess, type ServerProcess } from './support/server-process';
-import { startSmtpSink } from './support/smtp-sink';
+import { pgServerForSpec } from './support/pg-server';
 
 /*
  * Paying an overdue card invoice on demand in a real browser: the invoice list shows
@@ -25,63 +21,14 @@ import { startSmtpSink } from './support/smtp-sink';
  */
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
-const PG_BASE = process.env.E2E_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-let pgReachable = true;
-try {
-  const probe = new pg.Client({ connectionString: `${PG_BASE}/postgres`, connectionTimeoutMillis: 2000 });
-  await probe.connect();
-  await probe.end();
-} catch {
-  pgReachable = false;
-}
-
-test.describe.configure({ mode: 'serial' });
-// CI always has PostgreSQL: there a missing server is a failure, not a skip.
-test.skip(!pgReachable && !process.env.CI, `needs PostgreSQL at ${PG_BASE} (E2E_PG_URL)`);
-
-const dbName = `poi_e2e_paynow_${process.pid}_${Date.now().toString(36)}`;
-let db: pg.Client;
-let server: ServerProcess;
-let stripe: FakeStripe;
-let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
-let base: string;
-
-test.beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const port = E2E_PORT + 11;
-  base = `http://127.0.0.1:${port}`;
-  smtp = await startSmtpSink();
+let stripe: FakeStripe | undefined;
+const { base, db, signIn } = pgServerForSpec('paynow', E2E_PORT + 11, async (base) => {
   stripe = await startFakeStripe({ webhookUrl: `${base}/webhooks/stripe`, autoWebhooks: true });
-  server = await startServerProcess(port, smtp.port, { ...stripe.env(), ...ISSUER_ENV, BILLING_JOBS: 'off', DATABASE_URL: `${PG_BASE}/${dbName}` });
-  db = new pg.Client({ connectionString: `${PG_BASE}/${dbName}` });
-  await db.connect();
-});
-
-test.afterAll(async () => {
-  await db?.end();
-  await server?.stop();
+  return { ...stripe.env(), ...ISSUER_ENV, BILLING_JOBS: 'off' };
+}, async () => {
   await stripe?.stop();
-  await smtp?.close();
-  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
 });
-
-async function signIn(request: APIRequestContext, email: string): Promise<LoginResponse> {
-  const since = Date.now();
-  const res = await request.post(`${base}/console/v1/auth/request-otp`, { data: { email } });
-  expect(res.ok(), await res.text()).toBe(true);
-  const code = extractCode(await waitForMail(email, since));
-  const verify = await request.post(`${base}/console/v1/auth/verify-otp`, { data: { email, code } });
-  expect(verify.ok(), await verify.text()).toBe(true);
-  return (await verify.json()) as LoginResponse;
-}
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
