@@ -83,6 +83,26 @@ describe('openapi-view', () => {
     expect(pythonExample(withDataset)).toContain('"dataset_id": os.environ["POI_DATASET_ID"],');
   });
 
+  it('writes English bounds, header rows and examples for /docs/api/en (Accept-Language: en, English stops)', async () => {
+    expect(boundsOf({ minimum: 1, maximum: 100, default: 20 }, 'en')).toBe('1–100, default 20');
+    expect(boundsOf({ maxLength: 100, minItems: 1, maxItems: 10 }, 'en')).toBe('max. 100 characters, 1–10 items');
+    expect(headersOf({ responses: { '200': { headers: { 'X-Request-Id': {} } }, '400': { headers: { 'X-Request-Id': {} } } } }, 'en')).toEqual([
+      { name: 'X-Request-Id', description: '', statuses: ['all'] },
+    ]);
+    const input = { server: 'http://127.0.0.1:9', path: '/api/v1/poi/search', params: [['dataset_id', { env: 'POI_DATASET_ID' }]] as Array<[string, ExampleValue]>, language: 'en' as const };
+    const japanese = /[\u3040-\u30ff\u4e00-\u9fff]/;
+    for (const code of [curlExample(input), javascriptExample(input), pythonExample(input), cursorWalkExample(input)]) {
+      expect(code).toMatch(/Accept-Language/);
+      expect(code).not.toMatch(japanese);
+    }
+    expect(curlExample(input)).toContain('-H "Accept-Language: en"');
+    const res = spawnSync('bash', ['-c', curlExample(input)], { env: { PATH: process.env.PATH, POI_API_KEY: 'poi_live_x' }, encoding: 'utf8' });
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('Set the environment variable POI_DATASET_ID: the ID of the dataset to search (required)');
+    // The Japanese examples stay as they were.
+    expect(curlExample({ ...input, language: 'ja' })).not.toContain('Accept-Language');
+  });
+
   describe('run with only POI_API_KEY set', () => {
     const input = { server: 'http://127.0.0.1:9', path: '/api/v1/poi/search', params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', 'カフェ']] as Array<[string, ExampleValue]> };
     const explanation = '環境変数 POI_DATASET_ID を設定してください: 検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます';

@@ -74,19 +74,23 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   return schema.nullable ? `${type} | null` : type;
 }
 
-/** Bounds and defaults in Japanese: '1〜100', '最大100文字', '1〜10件', '既定値 20'. */
-export function boundsOf(schema: JsonSchema | undefined): string {
+/** The languages of /docs/api: Japanese (/docs/api) and English (/docs/api?lang=en). */
+export type DocsLanguage = 'ja' | 'en';
+
+/** Bounds and defaults: '1〜100', '最大100文字', '1〜10件', '既定値 20' (English: '1–100', 'max. 100 characters', '1–10 items', 'default 20'). */
+export function boundsOf(schema: JsonSchema | undefined, language: DocsLanguage = 'ja'): string {
   if (!schema) return '';
+  const en = language === 'en';
   const parts: string[] = [];
-  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`${schema.minimum}〜${schema.maximum}`);
-  else if (schema.minimum !== undefined) parts.push(`${schema.minimum}以上`);
-  else if (schema.maximum !== undefined) parts.push(`${schema.maximum}以下`);
-  if (schema.maxLength !== undefined) parts.push(`最大${schema.maxLength}文字`);
-  if (schema.minItems !== undefined && schema.maxItems !== undefined) parts.push(`${schema.minItems}〜${schema.maxItems}件`);
-  else if (schema.maxItems !== undefined) parts.push(`最大${schema.maxItems}件`);
+  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`${schema.minimum}${en ? '–' : '〜'}${schema.maximum}`);
+  else if (schema.minimum !== undefined) parts.push(en ? `≥ ${schema.minimum}` : `${schema.minimum}以上`);
+  else if (schema.maximum !== undefined) parts.push(en ? `≤ ${schema.maximum}` : `${schema.maximum}以下`);
+  if (schema.maxLength !== undefined) parts.push(en ? `max. ${schema.maxLength} characters` : `最大${schema.maxLength}文字`);
+  if (schema.minItems !== undefined && schema.maxItems !== undefined) parts.push(en ? `${schema.minItems}–${schema.maxItems} items` : `${schema.minItems}〜${schema.maxItems}件`);
+  else if (schema.maxItems !== undefined) parts.push(en ? `max. ${schema.maxItems} items` : `最大${schema.maxItems}件`);
   if (schema.enum) parts.push(schema.enum.map(String).join(' / '));
-  if (schema.default !== undefined) parts.push(`既定値 ${String(schema.default)}`);
-  return parts.join('、');
+  if (schema.default !== undefined) parts.push(en ? `default ${String(schema.default)}` : `既定値 ${String(schema.default)}`);
+  return parts.join(en ? ', ' : '、');
 }
 
 export interface FieldRow {
@@ -154,7 +158,7 @@ export interface HeaderRow {
 }
 
 /** The response headers the document declares, with the statuses that send each. */
-export function headersOf(operation: OpenApiOperation): HeaderRow[] {
+export function headersOf(operation: OpenApiOperation, language: DocsLanguage = 'ja'): HeaderRow[] {
   const rows = new Map<string, HeaderRow>();
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     for (const [name, header] of Object.entries(response.headers ?? {})) {
@@ -165,7 +169,7 @@ export function headersOf(operation: OpenApiOperation): HeaderRow[] {
   }
   const all = Object.keys(operation.responses ?? {});
   // A header every answer carries is listed once as such, not as a column of every status.
-  return [...rows.values()].map((row) => (row.statuses.length === all.length && all.length > 1 ? { ...row, statuses: ['すべて'] } : row));
+  return [...rows.values()].map((row) => (row.statuses.length === all.length && all.length > 1 ? { ...row, statuses: [language === 'en' ? 'all' : 'すべて'] } : row));
 }
 
 /** A parameter value of an example: written out, or read from an environment variable. */
@@ -175,6 +179,8 @@ export interface ExampleInput {
   server: string;
   path: string;
   params: Array<[string, ExampleValue]>;
+  /** English examples also ask for English error messages (Accept-Language: en) and stop with English hints. */
+  language?: DocsLanguage;
 }
 
 const shellValue = (v: ExampleValue) => (typeof v === 'string' ? v : `$${v.env}`);
@@ -184,38 +190,49 @@ const shellValue = (v: ExampleValue) => (typeof v === 'string' ? v : `$${v.env}`
  * without one stops first and says this, instead of sending a request the API answers 400
  * (dataset_id is required: the public API has no search across every dataset).
  */
-export const EXAMPLE_ENV: Record<string, string> = {
-  POI_API_KEY: 'APIキー。コンソールの「APIキー管理」(/api-keys)で発行できます',
-  POI_DATASET_ID: '検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます',
+export const EXAMPLE_ENV: Record<DocsLanguage, Record<string, string>> = {
+  ja: {
+    POI_API_KEY: 'APIキー。コンソールの「APIキー管理」(/api-keys)で発行できます',
+    POI_DATASET_ID: '検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます',
+  },
+  en: {
+    POI_API_KEY: 'your API key, issued in the console under API keys (/api-keys)',
+    POI_DATASET_ID: 'the ID of the dataset to search (required); click a card in the marketplace (/marketplace) to copy it',
+  },
 };
 
 /** The message an example stops with when `name` is not set. */
-export const missingEnvMessage = (name: string) => `環境変数 ${name} を設定してください: ${EXAMPLE_ENV[name] ?? ''}`;
+export const missingEnvMessage = (name: string, language: DocsLanguage = 'ja') =>
+  language === 'en' ? `Set the environment variable ${name}: ${EXAMPLE_ENV.en[name] ?? ''}` : `環境変数 ${name} を設定してください: ${EXAMPLE_ENV.ja[name] ?? ''}`;
 
 /** The environment variables an example reads: the key first, then its parameters'. */
 const envOf = (params: ExampleInput['params']) => ['POI_API_KEY', ...params.flatMap(([, v]) => (typeof v === 'string' ? [] : [v.env]))];
 
-export function curlExample({ server, path, params }: ExampleInput): string {
+export function curlExample({ server, path, params, language = 'ja' }: ExampleInput): string {
   // ${NAME:?message}: bash and zsh stop with the message when NAME is unset or empty, before
   // curl runs (one && list, so an interactive shell skips curl too).
-  const checks = envOf(params).map((name) => `"\${${name}:?${missingEnvMessage(name)}}"`);
+  const checks = envOf(params).map((name) => `"\${${name}:?${missingEnvMessage(name, language)}}"`);
   return [
     `: ${checks.join(' \\\n  ')} &&`,
-    [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...params.map(([k, v]) => `  --data-urlencode "${k}=${shellValue(v)}"`)].join(' \\\n'),
+    [`curl -G "${server}${path}"`, '  -H "X-API-Key: $POI_API_KEY"', ...(language === 'en' ? ['  -H "Accept-Language: en"'] : []), ...params.map(([k, v]) => `  --data-urlencode "${k}=${shellValue(v)}"`)].join(' \\\n'),
   ].join('\n');
 }
 
-const javascriptChecks = (params: ExampleInput['params']) =>
-  envOf(params).map((name) => `if (!process.env.${name}) throw new Error('${missingEnvMessage(name)}');`);
+const javascriptChecks = (params: ExampleInput['params'], language: DocsLanguage = 'ja') =>
+  envOf(params).map((name) => `if (!process.env.${name}) throw new Error('${missingEnvMessage(name, language)}');`);
 
-export function javascriptExample({ server, path, params }: ExampleInput): string {
+/** The request headers of the JavaScript examples. */
+const javascriptHeaders = (language: DocsLanguage) =>
+  language === 'en' ? `{ 'X-API-Key': process.env.POI_API_KEY, 'Accept-Language': 'en' }` : `{ 'X-API-Key': process.env.POI_API_KEY }`;
+
+export function javascriptExample({ server, path, params, language = 'ja' }: ExampleInput): string {
   return [
-    ...javascriptChecks(params),
+    ...javascriptChecks(params, language),
     `const params = new URLSearchParams({`,
     ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
     `});`,
     `const res = await fetch(\`${server}${path}?\${params}\`, {`,
-    `  headers: { 'X-API-Key': process.env.POI_API_KEY },`,
+    `  headers: ${javascriptHeaders(language)},`,
     `});`,
     `const body = await res.json();`,
     `if (!res.ok) throw new Error(\`\${res.status} \${body.error.code}: \${body.error.message}\`);`,
@@ -223,18 +240,18 @@ export function javascriptExample({ server, path, params }: ExampleInput): strin
   ].join('\n');
 }
 
-export function pythonExample({ server, path, params }: ExampleInput): string {
+export function pythonExample({ server, path, params, language = 'ja' }: ExampleInput): string {
   return [
     'import os',
     'import requests',
     '',
-    ...envOf(params).flatMap((name) => [`if not os.environ.get("${name}"):`, `    raise SystemExit("${missingEnvMessage(name)}")`]),
+    ...envOf(params).flatMap((name) => [`if not os.environ.get("${name}"):`, `    raise SystemExit("${missingEnvMessage(name, language)}")`]),
     'res = requests.get(',
     `    "${server}${path}",`,
     '    params={',
     ...params.map(([k, v]) => `        "${k}": ${typeof v === 'string' ? `"${v}"` : `os.environ["${v.env}"]`},`),
     '    },',
-    '    headers={"X-API-Key": os.environ["POI_API_KEY"]},',
+    language === 'en' ? '    headers={"X-API-Key": os.environ["POI_API_KEY"], "Accept-Language": "en"},' : '    headers={"X-API-Key": os.environ["POI_API_KEY"]},',
     '    timeout=30,',
     ')',
     'body = res.json()',
@@ -246,9 +263,9 @@ export function pythonExample({ server, path, params }: ExampleInput): string {
 }
 
 /** Walking every page with next_cursor (JavaScript): what the cursor is for. */
-export function cursorWalkExample({ server, path, params }: ExampleInput): string {
+export function cursorWalkExample({ server, path, params, language = 'ja' }: ExampleInput): string {
   return [
-    ...javascriptChecks(params),
+    ...javascriptChecks(params, language),
     `const base = new URLSearchParams({`,
     ...params.map(([k, v]) => `  ${k}: ${typeof v === 'string' ? `'${v}'` : `process.env.${v.env}`},`),
     `  limit: '100',`,
@@ -259,7 +276,7 @@ export function cursorWalkExample({ server, path, params }: ExampleInput): strin
     `  const params = new URLSearchParams(base);`,
     `  if (cursor) params.set('cursor', cursor);`,
     `  const res = await fetch(\`${server}${path}?\${params}\`, {`,
-    `    headers: { 'X-API-Key': process.env.POI_API_KEY },`,
+    `    headers: ${javascriptHeaders(language)},`,
     `  });`,
     `  const body = await res.json();`,
     `  if (!res.ok) throw new Error(\`\${res.status} \${body.error.code}: \${body.error.message}\`);`,

@@ -1,4 +1,4 @@
 export const docsKeys = {
   all: ['docs'] as const,
-  openapi: () => [...docsKeys.all, 'openapi'] as const,
+  openapi: (language: 'ja' | 'en' = 'ja') => [...docsKeys.all, 'openapi', language] as const,
 };
