@@ -1,12 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
-import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
+import { expectAxeClean, scanAndShoot } from './support/a11y';
 import { signInByApi, uniqueEmail, useSession } from './support/auth';
-import { BILLING_ADMIN_EMAIL, hasFaketime, startBillingServer, type BillingServer } from './support/billing-server';
-import { extractCode, waitForMail } from './support/mailbox';
+import { BILLING_ADMIN_EMAIL, hasFaketime, signInAt, startBillingServer, storeSessionAt, type BillingServer } from './support/billing-server';
 
 /*
  * Running the service from the admin screens, in a real browser against a server of its own
@@ -17,7 +13,6 @@ import { extractCode, waitForMail } from './support/mailbox';
  * photographed at 1280 and 390 px. A non-admin is sent to /dashboard from every admin route.
  */
 
-const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const ADMIN_ROUTES = ['/admin/dashboard', '/admin/users', '/admin/corporate', '/admin/transfers', '/admin/pricing', '/admin/revenue'];
 
@@ -41,42 +36,8 @@ test.describe('admin flows', () => {
     await server?.stop();
   });
 
-  async function signIn(request: APIRequestContext, email: string): Promise<LoginResponse> {
-    let since = Date.now();
-    let res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
-    // Right after the clock moves, libfaketime may not have read the new offset yet (it re-reads
-    // its file at most once a second, later on a loaded machine): wait out the resend window.
-    for (let i = 0; i < 3 && res.status() === 429; i++) {
-      await new Promise((r) => setTimeout(r, (Number(res.headers()['retry-after'] ?? 5) + 1) * 1000));
-      since = Date.now();
-      res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
-    }
-    expect(res.ok(), await res.text()).toBe(true);
-    const code = extractCode(await waitForMail(email, since));
-    const verify = await request.post(`${server.baseUrl}/console/v1/auth/verify-otp`, { data: { email, code } });
-    expect(verify.ok(), await verify.text()).toBe(true);
-    return (await verify.json()) as LoginResponse;
-  }
-  async function setSession(page: Page, login: LoginResponse) {
-    await page.evaluate(
-      ([tokenKey, userKey, token, u]) => {
-        window.localStorage.setItem(tokenKey, token);
-        window.localStorage.setItem(userKey, u);
-      },
-      [STORAGE_TOKEN_KEY, STORAGE_USER_KEY, login.token, JSON.stringify(login.user)] as const,
-    );
-  }
-  /** Axe, then screenshots at 1280 and 390 px, with no sideways scroll on the phone. */
-  async function check(page: Page, name: string) {
-    // A toast fading in or out fails contrast mid-animation: scan once they are gone.
-    await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
-    await expectAxeClean(page, name);
-    await page.screenshot({ path: path.join(SCREENS, `${name}-1280.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectNoHorizontalScroll(page);
-    await page.screenshot({ path: path.join(SCREENS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const signIn = (request: APIRequestContext, email: string) => signInAt(server, request, email);
+  const setSession = (page: Page, login: LoginResponse) => storeSessionAt(page, server, login);
 
   test('approve an application, price next month, suspend and reactivate, close the month, book a short transfer as the fee, read the dashboard', async ({ page, request }) => {
     test.setTimeout(240_000);
@@ -114,7 +75,7 @@ test.describe('admin flows', () => {
     await page.getByRole('button', { name: new RegExp(company) }).click();
     const detail = page.getByRole('dialog', { name: new RegExp(company) });
     await expect(detail.getByText('審査中').first()).toBeVisible();
-    await check(page, 'admin-corporate-detail');
+    await scanAndShoot(page, 'admin-corporate-detail');
     await detail.getByRole('button', { name: '承認する' }).click();
     const approve = page.getByRole('dialog', { name: 'お申し込みを承認' });
     await approve.getByLabel(/与信限度額/).fill('500000');
@@ -136,7 +97,7 @@ test.describe('admin flows', () => {
     await page.keyboard.press('Escape');
     await page.getByLabel('状態').selectOption('');
     await expect(page.getByRole('button', { name: new RegExp(company) })).toBeVisible();
-    await check(page, 'admin-corporate');
+    await scanAndShoot(page, 'admin-corporate');
 
     // A pricing version for next month, previewed before it is saved.
     const jst = new Date(Date.now() + 9 * 3600_000);
@@ -161,7 +122,7 @@ test.describe('admin flows', () => {
     await form.getByRole('button', { name: 'この内容で保存する' }).click();
     await expect(page.getByText('料金設定を作成しました')).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: '(予定)' }).filter({ hasText: '個人' })).toHaveCount(1);
-    await check(page, 'admin-pricing');
+    await scanAndShoot(page, 'admin-pricing');
 
     // Suspend and reactivate a user from /admin/users (search kept in the URL).
     const victimEmail = uniqueEmail('suspend-me');
@@ -189,7 +150,7 @@ test.describe('admin flows', () => {
     await expect(user.getByText('ユーザー停止')).toBeVisible();
     await page.keyboard.press('Escape');
     await page.goto(`${base}/admin/users`);
-    await check(page, 'admin-users');
+    await scanAndShoot(page, 'admin-users');
 
     // The company searches a paid dataset this month.
     const created = await request.post(`${base}/console/v1/admin/datasets/assign`, {
@@ -220,7 +181,7 @@ test.describe('admin flows', () => {
     await expect(page.getByRole('heading', { level: 1, name: '振込確認' })).toBeVisible();
     const row = page.getByRole('row').filter({ hasText: company });
     await expect(row).toHaveCount(1);
-    await check(page, 'admin-transfers');
+    await scanAndShoot(page, 'admin-transfers');
     // The bank's statement: the お客様番号 typed before the name, ¥440 short (the transfer fee).
     const customerNumber = (await row.getByRole('cell').nth(2).innerText()).trim();
     const remaining = Number((await row.getByRole('cell').nth(5).innerText()).replace(/[^\d]/g, ''));
@@ -230,7 +191,7 @@ test.describe('admin flows', () => {
     const proposals = page.getByRole('table', { name: '入金明細の消し込み候補' });
     await expect(proposals.getByText('お客様番号が一致(金額が異なる)')).toBeVisible();
     await expect(proposals.getByText('候補なし')).toBeVisible();
-    await check(page, 'admin-transfers-statement');
+    await scanAndShoot(page, 'admin-transfers-statement');
     await proposals.getByRole('button', { name: /2行目を POI-/ }).click();
     const confirm = page.getByRole('dialog', { name: /入金の確認/ });
     await expect(confirm.getByLabel(/入金額/)).toHaveValue(String(remaining - 440));
@@ -249,11 +210,11 @@ test.describe('admin flows', () => {
     await expect(page.getByText('最近の操作')).toBeVisible();
     await page.getByText('数値を表で見る').click();
     await expect(page.getByRole('table', { name: '月別の請求額(税抜)' })).toBeVisible();
-    await check(page, 'admin-dashboard');
+    await scanAndShoot(page, 'admin-dashboard');
     await page.goto(`${base}/admin/revenue?year_month=${month}`);
     await expect(page.getByRole('heading', { level: 1, name: '収益集計' })).toBeVisible();
     await expect(page.getByLabel('対象月')).toHaveValue(month);
     await expect(page.getByRole('cell', { name: '法人向け店舗データ' })).toBeVisible();
-    await check(page, 'admin-revenue');
+    await scanAndShoot(page, 'admin-revenue');
   });
 });

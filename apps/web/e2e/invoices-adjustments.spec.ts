@@ -1,12 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
 import type { LoginResponse } from '@poi/shared/schemas/auth';
-import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
+import { scanAndShoot } from './support/a11y';
 import { uniqueEmail } from './support/auth';
-import { BILLING_ADMIN_EMAIL, hasFaketime, startBillingServer, type BillingServer } from './support/billing-server';
-import { extractCode, waitForMail } from './support/mailbox';
+import { BILLING_ADMIN_EMAIL, hasFaketime, signInAt, startBillingServer, storeSessionAt, type BillingServer } from './support/billing-server';
 
 /*
  * A credit note (適格返還請求書) from the admin screen to the customer's invoice page, in a real
@@ -15,7 +11,6 @@ import { extractCode, waitForMail } from './support/mailbox';
  * tied to its field, focus back on the button), and the customer sees it with its PDF.
  */
 
-const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 let server: BillingServer;
@@ -32,42 +27,8 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(request: APIRequestContext, email: string): Promise<LoginResponse> {
-  let since = Date.now();
-  let res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
-  for (let i = 0; i < 3 && res.status() === 429; i++) {
-    await new Promise((r) => setTimeout(r, (Number(res.headers()['retry-after'] ?? 5) + 1) * 1000));
-    since = Date.now();
-    res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
-  }
-  expect(res.ok(), await res.text()).toBe(true);
-  const code = extractCode(await waitForMail(email, since));
-  const verify = await request.post(`${server.baseUrl}/console/v1/auth/verify-otp`, { data: { email, code } });
-  expect(verify.ok(), await verify.text()).toBe(true);
-  return (await verify.json()) as LoginResponse;
-}
-
-async function setSession(page: Page, login: LoginResponse) {
-  await page.goto(`${server.baseUrl}/`);
-  await page.evaluate(
-    ([tokenKey, userKey, token, u]) => {
-      window.localStorage.setItem(tokenKey, token);
-      window.localStorage.setItem(userKey, u);
-    },
-    [STORAGE_TOKEN_KEY, STORAGE_USER_KEY, login.token, JSON.stringify(login.user)] as const,
-  );
-}
-
-/** Axe, then screenshots at 1280 and 390 px, with no sideways scroll on the phone. */
-async function check(page: Page, name: string) {
-  await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
-  await expectAxeClean(page, name);
-  await page.screenshot({ path: path.join(SCREENS, `${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalScroll(page);
-  await page.screenshot({ path: path.join(SCREENS, `${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const signIn = (request: APIRequestContext, email: string) => signInAt(server, request, email);
+const setSession = (page: Page, login: LoginResponse) => storeSessionAt(page, server, login);
 
 test('an admin issues a credit note from the user detail and the customer sees it with its PDF', async ({ page, request }) => {
   test.setTimeout(180_000);
@@ -114,13 +75,13 @@ test('an admin issues a credit note from the user detail and the customer sees i
   await expect(amount).toHaveAttribute('aria-invalid', 'true');
   await expect(amount).toHaveAccessibleDescription(/返還額は1円以上の整数/);
   await expect(dialog.getByLabel(/理由/)).toHaveAccessibleDescription('理由を入力してください');
-  await check(page, 'admin-credit-note-dialog');
+  await scanAndShoot(page, 'admin-credit-note-dialog');
   await amount.fill('330');
   await dialog.getByLabel(/理由/).fill('障害による一部返金');
   await dialog.getByRole('button', { name: '発行する' }).click();
   await expect(dialog).toBeHidden();
   await expect(opener).toBeFocused();
-  await check(page, 'admin-user-invoice-actions');
+  await scanAndShoot(page, 'admin-user-invoice-actions');
 
   // The customer (signed in again after the clock moved) sees the note and its PDF on the invoice page.
   const again = await signIn(request, email);
@@ -138,5 +99,5 @@ test('an admin issues a credit note from the user detail and the customer sees i
   const download = page.waitForEvent('download');
   await pdfButton.click();
   expect((await download).suggestedFilename()).toMatch(/^CN-\d{6}-\d{6}\.pdf$/);
-  await check(page, 'invoice-detail-credit-note');
+  await scanAndShoot(page, 'invoice-detail-credit-note');
 });

@@ -130,3 +130,17 @@ export async function focusState(page: Page) {
     };
   });
 }
+
+const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '../.artifacts/screens');
+
+/** Axe, then screenshots at 1280 and 390 px (e2e/.artifacts/screens), with no sideways scroll on the phone. */
+export async function scanAndShoot(page: Page, name: string) {
+  // A toast fading in or out fails contrast mid-animation: scan once they are gone.
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
+  await expectAxeClean(page, name);
+  await page.screenshot({ path: path.join(SCREENS, `${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await page.screenshot({ path: path.join(SCREENS, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { STORAGE_TOKEN_KEY, STORAGE_USER_KEY } from '@poi/shared/limits';
+import type { LoginResponse } from '@poi/shared/schemas/auth';
 import { startFakeStripe, type FakeStripe } from '../../../server/test/support/fake-stripe';
 import { E2E_PORT } from './env';
+import { extractCode, waitForMail } from './mailbox';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { startSmtpSink } from './smtp-sink';
 
@@ -88,4 +92,34 @@ export async function startBillingServer(portOffset = 7): Promise<BillingServer>
       fs.rmSync(path.dirname(clockFile), { recursive: true, force: true });
     },
   };
+}
+
+/** Signs in through the real request-otp / verify-otp flow against a billing server. */
+export async function signInAt(server: BillingServer, request: APIRequestContext, email: string): Promise<LoginResponse> {
+  let since = Date.now();
+  let res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
+  // Right after the clock moves, libfaketime may not have read the new offset yet (it re-reads
+  // its file at most once a second, later on a loaded machine): wait out the resend window.
+  for (let i = 0; i < 3 && res.status() === 429; i++) {
+    await new Promise((r) => setTimeout(r, (Number(res.headers()['retry-after'] ?? 5) + 1) * 1000));
+    since = Date.now();
+    res = await request.post(`${server.baseUrl}/console/v1/auth/request-otp`, { data: { email } });
+  }
+  expect(res.ok(), await res.text()).toBe(true);
+  const code = extractCode(await waitForMail(email, since));
+  const verify = await request.post(`${server.baseUrl}/console/v1/auth/verify-otp`, { data: { email, code } });
+  expect(verify.ok(), await verify.text()).toBe(true);
+  return (await verify.json()) as LoginResponse;
+}
+
+/** The browser holds this session for the billing server's origin (its local storage). */
+export async function storeSessionAt(page: Page, server: BillingServer, login: LoginResponse): Promise<void> {
+  await page.goto(`${server.baseUrl}/`);
+  await page.evaluate(
+    ([tokenKey, userKey, token, u]) => {
+      window.localStorage.setItem(tokenKey, token);
+      window.localStorage.setItem(userKey, u);
+    },
+    [STORAGE_TOKEN_KEY, STORAGE_USER_KEY, login.token, JSON.stringify(login.user)] as const,
+  );
 }
