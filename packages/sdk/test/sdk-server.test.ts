@@ -186,8 +186,8 @@ describe('the SDK against the real server', () => {
     expect(await usageOf(user.id, before)).toHaveLength(before);
   });
 
-  it('runs the sample of /docs/api as printed there', async () => {
-    const code = sdkExample(baseUrl);
+  it.each(['ja', 'en'] as const)('runs the sample of /docs/api (%s) as printed there', async (language) => {
+    const code = sdkExample(baseUrl, language);
     // The import it starts with names what the package exports; the rest runs as it is.
     const [importLine, ...body] = code.split('\n');
     const imported = /^import \{ (.+) \} from '@poi\/sdk';$/.exec(importLine!)![1]!.split(', ');
@@ -206,6 +206,9 @@ describe('the SDK against the real server', () => {
     expect(printed[2]).toEqual([POIS]);
     expect(printed[3]!.slice(0, 2)).toEqual([400, 'VALIDATION_ERROR']);
     expect((printed[3]![3] as Array<{ field: string }>).map((e) => e.field)).toEqual(['limit']);
+    // The English sample asks for English messages; the Japanese one gets the default.
+    const japanese = /[\u3040-\u30ff\u4e00-\u9fff]/;
+    expect(japanese.test(String(printed[3]![2]))).toBe(language === 'ja');
   });
 
   it('retries a 429 after the Retry-After the server sent, then throws PoiRateLimitError; only the 200s are billed', async () => {
