@@ -255,6 +255,10 @@ const ja: DocsText = {
       をたどって全件を1件ずつ返します(<code className="font-mono">for await</code>)。1ページが1検索として課金されます。
     </>,
     <>
+      <code className="font-mono">suggest(params)</code> は入力補完の候補、<code className="font-mono">searchGeoJson(params)</code> は同じページを GeoJSON
+      の FeatureCollection で返します。<code className="font-mono">fields: [&apos;name&apos;, …]</code> を指定すると、POIの型もその項目だけになります。
+    </>,
+    <>
       429・503 は Retry-After(秒または日時)の分だけ待って再試行します(既定は2回まで、<code className="font-mono">maxRetries</code>{' '}
       で変更)。それ以外のエラーは再試行しません。
     </>,
@@ -449,6 +453,10 @@ const en: DocsText = {
     <>
       <code className="font-mono">search(params)</code> answers one page; <code className="font-mono">searchAll(params)</code> follows next_cursor and yields every POI
       (<code className="font-mono">for await</code>). Each page is billed as one search.
+    </>,
+    <>
+      <code className="font-mono">suggest(params)</code> answers type-ahead suggestions; <code className="font-mono">searchGeoJson(params)</code> answers the same page as a
+      GeoJSON FeatureCollection. With <code className="font-mono">fields: [&apos;name&apos;, …]</code> the POIs&apos; type keeps just those fields.
     </>,
     <>
       429 and 503 are retried after waiting Retry-After (seconds or a date; twice by default, set with <code className="font-mono">maxRetries</code>). Other errors are not
