@@ -66,7 +66,7 @@ describe('the scale and the labels', () => {
     const shown = [...visibleLabels(labels, 10)].sort((a, b) => a - b);
     expect(shown[0]).toBe(0);
     expect(shown.at(-1)).toBe(29);
-    for (let i = 1; i < shown.length; i++) expect((shown[i]! - shown[i - 1]!) * 10).toBeGreaterThanOrEqual(5 * 11 * 0.6 + 8);
+    for (let i = 1; i < shown.length; i++) expect((shown[i]! - shown[i - 1]!) * 10).toBeGreaterThanOrEqual(1.5 * 5 * 11 * 0.6 + 8);
     expect(visibleLabels(labels, 100).size).toBe(30);
   });
 });

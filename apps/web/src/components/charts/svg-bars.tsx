@@ -30,12 +30,14 @@ const labelWidth = (text: string) => [...text].reduce((w, ch) => w + (ch.charCod
 
 /**
  * Which x labels are drawn: every k-th from the first, k as small as keeps LABEL_GAP between them,
- * and always the last (dropping the one before it when they would touch).
+ * and always the last (dropping the one before it when they would touch). The first and last
+ * labels are drawn from their bar's outer edge inwards (so they stay inside the chart), which can
+ * bring them half a label closer to their neighbours: the spacing allows for it.
  */
 export function visibleLabels(labels: string[], band: number): Set<number> {
   const n = labels.length;
   if (n === 0) return new Set();
-  const widest = Math.max(...labels.map(labelWidth));
+  const widest = Math.max(...labels.map(labelWidth)) * 1.5;
   const every = Math.max(1, Math.ceil((widest + LABEL_GAP) / Math.max(band, 1)));
   const shown = new Set<number>();
   for (let i = 0; i < n; i += every) shown.add(i);
@@ -161,8 +163,10 @@ export default function SvgBars({ points, metric, unit, yenDecimals, name }: { p
       <div
         data-testid="chart-tooltip"
         aria-live="polite"
-        className={`pointer-events-none absolute top-1 z-10 -translate-x-1/2 rounded border border-gray-200 bg-white px-2 py-1 text-xs whitespace-nowrap text-gray-900 shadow ${tip ? '' : 'sr-only'}`}
-        style={tip ? { left: Math.min(Math.max(tipLeft, 60), Math.max(60, size.width - 60)) } : undefined}
+        className={`pointer-events-none absolute top-1 z-10 rounded border border-gray-200 bg-white px-2 py-1 text-xs whitespace-nowrap text-gray-900 shadow ${tip ? '' : 'sr-only'}`}
+        // Over its bar, shifted by as much of its own width as the bar is across the chart: over
+        // the first bars it extends to the right, over the last ones to the left, never outside.
+        style={tip ? { left: tipLeft, transform: `translateX(-${Math.round((tipLeft / size.width) * 100)}%)` } : undefined}
       >
         {tip && (
           <>
