@@ -61,7 +61,7 @@ export class PoiNotFoundError extends PoiApiError {
   override readonly name = 'PoiNotFoundError';
 }
 
-/** 429: over the per-minute limit or the monthly budget; thrown after the retries ran out. */
+/** 429: over the per-minute limit; thrown after the retries ran out. (A monthly budget reached is a 402.) */
 export class PoiRateLimitError extends PoiApiError {
   override readonly name = 'PoiRateLimitError';
 }
