@@ -193,6 +193,9 @@ describe('credit notes', () => {
 
     const detail = (await ctx.api('GET', `/billing/invoices/${inv.id}`, acc.user)).json().data;
     expect(detail.credit_notes).toEqual([note]);
+    // The admin's user detail lists the invoice with what was returned.
+    const adminDetail = (await ctx.api('GET', `/admin/users/${acc.user.id}`, admin)).json().data;
+    expect(adminDetail.invoices.find((i: { id: string }) => i.id === inv.id)).toMatchObject({ total: 22_000, credited: 11_000 });
     // The month's revenue figures show what was returned; billed stays the invoice's own subtotal.
     const yearMonth = String((await invoiceRow(inv.id)).year_month);
     const figures = (await ctx.api('GET', `/admin/platform/revenue?year_month=${yearMonth}`, admin)).json().data.figures;

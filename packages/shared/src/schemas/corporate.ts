@@ -151,7 +151,17 @@ export const corporateDetailSchema = z.object({
   }),
   members: z.array(corporateMemberSchema),
   invoices: z.array(
-    z.object({ id: z.string(), number: z.string().nullable(), year_month: z.string(), status: invoiceStatusSchema, total: z.number().int(), paid: z.number().int(), due_date: z.string().nullable() }),
+    z.object({
+      id: z.string(),
+      number: z.string().nullable(),
+      year_month: z.string(),
+      status: invoiceStatusSchema,
+      total: z.number().int(),
+      paid: z.number().int(),
+      /** Σ of its credit notes (適格返還請求書). */
+      credited: z.number().int(),
+      due_date: z.string().nullable(),
+    }),
   ),
   audit: z.array(auditEntrySchema),
 });

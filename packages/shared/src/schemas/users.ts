@@ -149,7 +149,16 @@ export const adminUserDetailSchema = z.object({
     }),
   ),
   invoices: z.array(
-    z.object({ id: z.string(), number: z.string().nullable(), year_month: z.string(), status: z.string(), total: z.number().int(), due_date: z.string().nullable() }),
+    z.object({
+      id: z.string(),
+      number: z.string().nullable(),
+      year_month: z.string(),
+      status: z.string(),
+      total: z.number().int(),
+      /** Σ of its credit notes (適格返還請求書). */
+      credited: z.number().int(),
+      due_date: z.string().nullable(),
+    }),
   ),
   audit: z.array(auditEntrySchema),
 });

@@ -93,7 +93,7 @@ export function createAdminCorporateService(deps: { db: Db; changes?: ChangeFeed
         decided_at: c.decidedAt?.toISOString() ?? null,
       },
       members: members.map((m) => ({ id: m.id, email: m.email, display_name: m.displayName, corporate_role: m.corporateRole ?? 'member', status: m.status })),
-      invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, paid: i.paidYen, due_date: i.dueDate })),
+      invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, paid: i.paidYen, credited: i.creditedYen, due_date: i.dueDate })),
       audit: audit.map(toAuditEntry),
     };
   }

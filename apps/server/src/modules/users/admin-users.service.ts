@@ -98,7 +98,7 @@ export function createAdminUsersService(deps: { db: Db; changes?: ChangeFeed; no
           expires_at: k.expiresAt?.toISOString() ?? null,
           revoked_at: k.revokedAt?.toISOString() ?? null,
         })),
-        invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, due_date: i.dueDate })),
+        invoices: invoiceRows.map((i) => ({ id: i.id, number: i.number, year_month: i.yearMonth, status: i.status, total: i.totalYen, credited: i.creditedYen, due_date: i.dueDate })),
         audit: audit.map(toAuditEntry),
       };
     },

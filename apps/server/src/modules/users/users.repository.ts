@@ -178,6 +178,7 @@ export async function invoicesOfUser(ex: Executor, userId: string, corporateAcco
       yearMonth: invoices.yearMonth,
       status: invoices.status,
       totalYen: invoices.totalYen,
+      creditedYen: invoices.creditedYen,
       dueDate: invoices.dueDate,
     })
     .from(invoices)

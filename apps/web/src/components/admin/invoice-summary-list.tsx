@@ -9,6 +9,8 @@ interface InvoiceSummary {
   total: number;
   /** Shown when the screen has it (a corporate account's invoices). */
   paid?: number;
+  /** Σ of its credit notes; shown when there are any. */
+  credited: number;
   status: string;
 }
 
@@ -17,6 +19,7 @@ const statusLabel = (status: string): string => (status in INVOICE_STATUS_LABELS
 
 /**
  * The invoices of a user or a company in an admin detail: number, month, total, what was paid,
+ * what credit notes returned,
  * status in Japanese, and the adjustments an issued invoice allows (void, credit note, write-off).
  */
 export function InvoiceSummaryList({ invoices, headingId }: { invoices: InvoiceSummary[]; headingId: string }) {
@@ -31,6 +34,7 @@ export function InvoiceSummaryList({ invoices, headingId }: { invoices: InvoiceS
             <li key={i.id} className="tabular-nums text-gray-900">
               {i.number ?? '(未発行)'} ・ {i.year_month} ・ {yen(i.total)}
               {i.paid === undefined ? ' ・ ' : `(入金 ${yen(i.paid)})・ `}
+              {i.credited > 0 ? `返還 ${yen(i.credited)} ・ ` : ''}
               {statusLabel(i.status)}
               {i.number ? <InvoiceActions invoice={i} /> : null}
             </li>
