@@ -6,7 +6,7 @@
  * the public search API is measured against the console search and under autocannon load.
  * Parts can be skipped: BENCH_SKIP_CONSOLE, BENCH_SKIP_CASES (the search table), BENCH_SKIP_PUBLIC,
  * BENCH_SKIP_PUBLIC_LOAD (keeps the public latency pairs, budget pair included), BENCH_SKIP_IMPORT,
- * BENCH_SKIP_LAYOUTS, BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_DATASETS, BENCH_SKIP_ADMIN, BENCH_SKIP_BACKFILL (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
+ * BENCH_SKIP_LAYOUTS, BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_SUGGEST, BENCH_SKIP_DATASETS, BENCH_SKIP_ADMIN, BENCH_SKIP_BACKFILL (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
  * The admin part (PostgreSQL only) seeds 100,000 users and 1,000,000 usage events into the same database.
  */
 import { randomBytes, createHash } from 'node:crypto';
@@ -29,6 +29,7 @@ import { runConsoleBench, type ConsoleCheck } from './console';
 import { runImportBench, runRoundTripBench } from './import-bench';
 import { runLayoutBench } from './layout-bench';
 import { runPublicApiBench, seedConsumer } from './public-api-bench';
+import { runSuggestBench } from './suggest-bench';
 import { runDatasetListBench } from './dataset-list-bench';
 import { runAdminBench } from './admin-bench';
 import { fmt, pct, type BenchResult } from './stats';
@@ -359,6 +360,11 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
             n,
           )),
         );
+      }
+      if (process.env.BENCH_SKIP_SUGGEST !== '1') {
+        const apiKey = await seedConsumer(account.query);
+        app.changes.changed('pricing');
+        results.push(...(await runSuggestBench({ kind, app, base, datasetId: account.datasetId, apiKey, points: POINTS }, n)));
       }
       // The imports below rebuild the dataset's index after each one: stopped, so that what they
       // measure is the import (the index is measured above).

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { yearMonthOf } from '@poi/shared/billing-time';
 import { cubeOf } from '../src/modules/pois/dataset-index';
+import { tuneSuggest } from '../src/modules/pois/suggest-index';
 import { matchOf, nameKeyOf, rankOf, suggestQuery, suggestTextOf } from '../src/modules/pois/suggest-keys';
 import { bearer, createTestContext, type Actor, type TestContext } from './helpers';
 import { SUGGEST_CASES, SUGGEST_NAMES } from './support/suggest-cases';
@@ -211,6 +212,23 @@ describe('suggest equals a brute force over the folded names and readings', () =
       }),
       { numRuns: 60, seed: 4242 },
     );
+  });
+
+  it('around a point, reading a rank nearest first through the tree answers as reading every row', async () => {
+    tuneSuggest({ directRowsMax: 0 });
+    try {
+      await fc.assert(
+        fc.asyncProperty(queryArb, fc.constantFrom(...spots), async ({ typed, limit }, point) => {
+          if (!/[^\s]/u.test(typed)) return;
+          const extra = `&limit=${limit}&latitude=${point.latitude}&longitude=${point.longitude}`;
+          const memory = await suggest(q([randomSet, fixture], typed, extra), true, [randomSet, fixture]);
+          expect(memory.suggestions.map((s) => [s.poi_id, s.match])).toEqual(await bruteForce([randomSet, fixture], typed, limit, point));
+        }),
+        { numRuns: 30, seed: 77 },
+      );
+    } finally {
+      tuneSuggest();
+    }
   });
 
   it('keeps in step with writes: a POI added, renamed or removed after the tables were built', async () => {

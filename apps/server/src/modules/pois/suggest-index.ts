@@ -9,12 +9,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { AnswerParts, DatasetIndex, IndexRow } from './dataset-index';
 import { BigramPostings, cubeOf, distanceOfChord } from './dataset-index';
-import { matchOf, nameKeyOf, rankOf, suggestTextOf, type SuggestMatch } from './suggest-keys';
-
-/** Rows per slice of a build between two yields to the event loop. */
-const SLICE = 5_000;
-/** High bit of an entry: the key is a reading's (else the name's). */
-const READING = 0x80000000;
+import { matchOf, nameKeyOf, rankOf, SUGGEST_MATCHES, suggestTextOf, type SuggestMatch } from './suggest-keys';
 
 /** One ranked suggestion, from memory or from PostgreSQL's rows. */
 export interface SuggestCandidate {
@@ -52,14 +47,23 @@ export class TopSuggestions {
     return this.list.length >= this.n;
   }
 
-  /** The worst rank kept once full (a rank above it cannot enter), else 4. */
-  get ceilingRank(): number {
-    return this.full ? this.list[this.list.length - 1]!.rank : 4;
-  }
-
   /** Whether a candidate of this rank could still enter. */
   wants(rank: number): boolean {
-    return !this.full || rank <= this.ceilingRank;
+    return !this.full || rank <= this.list[this.list.length - 1]!.rank;
+  }
+
+  /** Whether a candidate with these keys would enter (checked before one is made). */
+  beats(rank: number, knn: number, name: string, id: string): boolean {
+    if (!this.full) return true;
+    const w = this.list[this.list.length - 1]!;
+    if (rank !== w.rank) return rank < w.rank;
+    if (this.point) {
+      if (knn !== w.knn) return knn < w.knn;
+    } else {
+      if (name.length !== w.name.length) return name.length < w.name.length;
+      if (name !== w.name) return name < w.name;
+    }
+    return id < w.id;
   }
 
   offer(c: SuggestCandidate): void {
@@ -81,51 +85,94 @@ export interface SuggestRequest {
 
 const fieldsOf = (json: string) => JSON.parse(`${json}}`) as { name: string; address: string | null; category: string | null; tags: string[] };
 
-/** A dataset's keys: each base row's suggest text, sorted keys with their rows, and bigram postings. */
+/** Rows per slice of a build between two yields to the event loop. */
+const SLICE = 5_000;
+/** High bit of an entry: the key is a reading's (else the name's). */
+const READING = 0x80000000;
+/** Around a point, a rank with more rows than this is read nearest first through the tree instead of row by row. */
+const DIRECT_ROWS_MAX = 20_000;
+const tuning = { directRowsMax: DIRECT_ROWS_MAX };
+/** Tests: another threshold for the tree walk (0: always walk); undefined restores it. */
+export function tuneSuggest(t?: Partial<typeof tuning>): void {
+  Object.assign(tuning, { directRowsMax: DIRECT_ROWS_MAX }, t);
+}
+/** Past this many rows read, the walk gives way to reading the rank's rows one by one. */
+const WALK_ROWS_MAX = 65_536;
+/** Rows the tree walk reads beyond the page (geokdbush's haversine order and the chord may differ in the last bits). */
+const WALK_SLACK = 32;
+/** Ranks (suggest-keys rankOf) of the groups a query matches: 255 none. */
+const NO_RANK = 255;
+
+/**
+ * A dataset's keys. Rows with the same suggest text (a chain's shops, a name repeated) form one
+ * group: the sorted keys and the postings hold groups, and a group's rows are kept in id order.
+ */
 export class SuggestTable {
+  private readonly groupRank: Uint8Array;
   private constructor(
     private readonly index: DatasetIndex,
-    private readonly texts: string[],
+    private readonly groupText: string[],
+    private readonly groupRows: Uint32Array[],
+    private readonly rowGroup: Uint32Array,
     private readonly keys: string[],
     private readonly entries: Uint32Array,
     private readonly postings: BigramPostings,
     readonly bytes: number,
-  ) {}
+  ) {
+    this.groupRank = new Uint8Array(groupText.length).fill(NO_RANK);
+  }
 
-  /** Reads the index's rows in slices (yielding between them), then sorts the keys. */
+  /** Reads the index's rows in slices (yielding between them), then sorts the rows by id and the keys. */
   static async build(index: DatasetIndex): Promise<SuggestTable> {
     const n = index.baseRows;
-    const texts: string[] = new Array(n);
-    const keyList: string[] = [];
-    const rowList: number[] = [];
-    const postings = new BigramPostings();
-    let bytes = 0;
+    const groupOf = new Map<string, number>();
+    const groupText: string[] = [];
+    const rowGroup = new Uint32Array(n);
     for (let from = 0; from < n; from += SLICE) {
       const to = Math.min(n, from + SLICE);
-      let joined = '';
       for (let i = from; i < to; i++) {
         const text = suggestTextOf(fieldsOf(index.baseRowJson(i)), index.baseRowText(i));
-        texts[i] = text;
-        joined += i === from ? text : `\n${text}`;
-        bytes += 2 * text.length + 40;
-        let k = 0;
-        for (const key of text.split(' ')) {
-          if (key) {
-            keyList.push(key);
-            rowList.push(k === 0 ? i : (i | READING) >>> 0);
-            bytes += 2 * key.length + 40 + 4;
-          }
-          k += 1;
+        let g = groupOf.get(text);
+        if (g === undefined) {
+          g = groupText.length;
+          groupText.push(text);
+          groupOf.set(text, g);
         }
+        rowGroup[i] = g;
       }
-      postings.addTexts(joined, from);
-      if (to < n) await yieldToLoop();
+      await yieldToLoop();
     }
+    // Rows in id order (ids are 36 characters: the row number after them only keeps them apart).
+    const byId = Array.from({ length: n }, (_, i) => index.idOf(i) + i.toString(36)).sort();
+    const sizes = new Uint32Array(groupText.length);
+    for (let i = 0; i < n; i++) sizes[rowGroup[i]!]! += 1;
+    const groupRows = Array.from(sizes, (size) => new Uint32Array(size));
+    const filled = new Uint32Array(groupText.length);
+    for (const s of byId) {
+      const i = parseInt(s.slice(36), 36);
+      const g = rowGroup[i]!;
+      groupRows[g]![filled[g]!++] = i;
+    }
+    await yieldToLoop();
+    // The keys sorted with their entry after a NUL (below every key character: a shorter key first).
+    const tagged: string[] = [];
+    groupText.forEach((text, g) => text.split(' ').forEach((key, k) => key && tagged.push(`${key}\u0000${((k === 0 ? g : g | READING) >>> 0).toString(36)}`)));
+    tagged.sort();
+    const keys = new Array<string>(tagged.length);
+    const entries = new Uint32Array(tagged.length);
+    tagged.forEach((t, e) => {
+      const at = t.indexOf('\u0000');
+      keys[e] = t.slice(0, at);
+      entries[e] = parseInt(t.slice(at + 1), 36);
+    });
+    await yieldToLoop();
+    const postings = new BigramPostings();
+    for (let g = 0; g < groupText.length; g += SLICE) postings.addTexts(groupText.slice(g, g + SLICE).join('\n'), g);
     postings.finish();
-    const order = Array.from(keyList.keys()).sort((a, b) => (keyList[a]! < keyList[b]! ? -1 : keyList[a]! > keyList[b]! ? 1 : 0));
-    const keys = order.map((e) => keyList[e]!);
-    const entries = Uint32Array.from(order, (e) => rowList[e]!);
-    return new SuggestTable(index, texts, keys, entries, postings, bytes + postings.bytes);
+    let bytes = postings.bytes + n * 4 * 2 + entries.byteLength + groupText.length * 60;
+    for (const text of groupText) bytes += 2 * text.length;
+    for (const key of keys) bytes += 2 * key.length + 40;
+    return new SuggestTable(index, groupText, groupRows, rowGroup, keys, entries, postings, bytes);
   }
 
   /** The first entry whose key is ≥ key. */
@@ -140,53 +187,117 @@ export class SuggestTable {
     return lo;
   }
 
-  private candidate(i: number, match: SuggestMatch, q: SuggestRequest, cube: [number, number, number] | undefined): SuggestCandidate {
-    const index = this.index;
-    return {
-      rank: rankOf(match),
-      match,
-      knn: cube ? index.chordFrom(i, cube[0], cube[1], cube[2]) : 0,
-      name: nameKeyOf(this.texts[i]!),
-      id: index.idOf(i),
-      answer: (rest) => index.baseAnswer(i, rest),
-    };
-  }
-
-  private offerRow(i: number, q: SuggestRequest, top: TopSuggestions, cube: [number, number, number] | undefined): void {
-    if (!this.index.isLive(i)) return;
-    const match = matchOf(this.texts[i]!, q.keys);
-    if (match && top.wants(rankOf(match))) top.offer(this.candidate(i, match, q, cube));
-  }
-
   /** Offers this dataset's matches of the query to `top` (base rows, then rows written since the build). */
   suggest(q: SuggestRequest, top: TopSuggestions): void {
     const cube = q.point ? cubeOf(q.point.latitude, q.point.longitude) : undefined;
-    // Names, then readings: a prefix's entries are one run of the sorted keys.
-    for (const wantReading of [false, true]) {
-      if (!top.wants(wantReading ? 2 : 1)) break;
+    const keySet = new Set(q.keys);
+    const byRank: number[][] = [[], [], [], []];
+    const touched: number[] = [];
+    const mark = (g: number, rank: number) => {
+      if (this.groupRank[g] !== NO_RANK) return;
+      this.groupRank[g] = rank;
+      touched.push(g);
+      byRank[rank]!.push(g);
+    };
+    try {
+      // Names first (their entry's key is the name's: exact when it is a query key), then readings
+      // of groups whose name did not match. A prefix's entries are one run of the sorted keys.
       for (const key of q.keys) {
         for (let e = this.lowerBound(key); e < this.keys.length && this.keys[e]!.startsWith(key); e++) {
           const entry = this.entries[e]!;
-          if (entry >= READING !== wantReading) continue;
-          this.offerRow(entry & ~READING, q, top, cube);
+          if (entry < READING) mark(entry, keySet.has(this.keys[e]!) ? 0 : 1);
         }
       }
-    }
-    if (top.wants(3)) {
       for (const key of q.keys) {
-        const posting = this.rarestPosting(key);
-        if (posting === null) continue;
-        if (posting === undefined) {
-          for (let i = 0; i < this.texts.length; i++) this.offerRow(i, q, top, cube);
-        } else {
-          for (const i of this.postings.rows(posting)) this.offerRow(i, q, top, cube);
+        for (let e = this.lowerBound(key); e < this.keys.length && this.keys[e]!.startsWith(key); e++) {
+          const entry = this.entries[e]!;
+          if (entry >= READING) mark((entry & ~READING) >>> 0, 2);
         }
       }
+      for (let rank = 0; rank < 4; rank++) {
+        if (!top.wants(rank)) break;
+        if (rank === 3) this.findContains(q.keys, mark);
+        if (byRank[rank]!.length) this.offerGroups(byRank[rank]!, rank, q.point, cube, top);
+      }
+    } finally {
+      for (const g of touched) this.groupRank[g] = NO_RANK;
     }
     for (const written of this.index.writtenRows()) offerWritten(written, q, top, cube);
   }
 
-  /** The smallest posting of the key's bigrams; null when one occurs nowhere; undefined for a one-character key (read every row). */
+  /** Groups whose name or a reading holds a query key (not already of a better rank). */
+  private findContains(keys: string[], mark: (g: number, rank: number) => void): void {
+    for (const key of keys) {
+      const posting = this.rarestPosting(key);
+      if (posting === null) continue;
+      const groups = posting === undefined ? undefined : this.postings.rows(posting);
+      const count = groups ? groups.length : this.groupText.length;
+      for (let k = 0; k < count; k++) {
+        const g = groups ? groups[k]! : k;
+        if (this.groupRank[g] === NO_RANK && this.groupText[g]!.includes(key)) mark(g, 3);
+      }
+    }
+  }
+
+  private offerRow(i: number, rank: number, knn: number, name: string, top: TopSuggestions): void {
+    const id = this.index.idOf(i);
+    if (!top.beats(rank, knn, name, id)) return;
+    const index = this.index;
+    top.offer({ rank, match: SUGGEST_MATCHES[rank]!, knn, name, id, answer: (rest) => index.baseAnswer(i, rest) });
+  }
+
+  /** Offers the live rows of a rank's groups: around a point the nearest, else the first by name, then id. */
+  private offerGroups(groups: number[], rank: number, point: SuggestRequest['point'], cube: [number, number, number] | undefined, top: TopSuggestions): void {
+    const index = this.index;
+    if (!cube || !point) {
+      for (const g of groups) {
+        const name = nameKeyOf(this.groupText[g]!);
+        // A group's rows share its name: past the page's worst, none of them enters.
+        if (!top.beats(rank, 0, name, '')) continue;
+        let offered = 0;
+        for (const i of this.groupRows[g]!) {
+          if (offered >= top.n) break;
+          if (!index.isLive(i)) continue;
+          this.offerRow(i, rank, 0, name, top);
+          offered += 1;
+        }
+      }
+      return;
+    }
+    let rows = 0;
+    for (const g of groups) rows += this.groupRows[g]!.length;
+    if (rows <= tuning.directRowsMax) {
+      for (const g of groups) {
+        const name = nameKeyOf(this.groupText[g]!);
+        for (const i of this.groupRows[g]!) {
+          if (index.isLive(i)) this.offerRow(i, rank, index.chordFrom(i, cube[0], cube[1], cube[2]), name, top);
+        }
+      }
+      return;
+    }
+    // Many rows: nearest first through the tree, those of this rank's groups only.
+    // Exact once the n-th nearest read lies clearly nearer than the last row read (every row not
+    // read is at least that far, so none ties with the page's last): else a larger walk.
+    const accept = (i: number) => this.groupRank[this.rowGroup[i]!] === rank;
+    for (let want = top.n + WALK_SLACK; ; want *= 4) {
+      const found = want > WALK_ROWS_MAX ? undefined : index.nearestRows(point.latitude, point.longitude, want, accept);
+      if (!found) {
+        for (const g of groups) {
+          const name = nameKeyOf(this.groupText[g]!);
+          for (const i of this.groupRows[g]!) if (index.isLive(i)) this.offerRow(i, rank, index.chordFrom(i, cube[0], cube[1], cube[2]), name, top);
+        }
+        return;
+      }
+      const chords = found.map((i) => index.chordFrom(i, cube[0], cube[1], cube[2]));
+      const sorted = [...chords].sort((a, b) => a - b);
+      if (found.length < want || sorted[Math.min(top.n, sorted.length) - 1]! < sorted[sorted.length - 1]! - 1e-6) {
+        found.forEach((i, k) => this.offerRow(i, rank, chords[k]!, nameKeyOf(this.groupText[this.rowGroup[i]!]!), top));
+        return;
+      }
+    }
+  }
+
+  /** The smallest posting of the key's bigrams; null when one occurs nowhere; undefined for a one-character key (read every group). */
   private rarestPosting(key: string): number | null | undefined {
     let best: number | undefined;
     for (let k = 0; k + 1 < key.length; k++) {

@@ -151,17 +151,29 @@ export const unvoicedAfterFirst = (key: string): string => (key.length < 2 ? key
 /** The separator of a row's keys in its suggest text (never in a key: keys hold letters and digits only). */
 export const KEY_SEPARATOR = ' ';
 
-/**
- * A POI's suggest text: its name's key, then the keys of its readings (those unlike the name's),
- * space-separated. The readings are the words search_text holds after the POI's fields: the
- * name's katakana reading, its romaji and the English of its loanwords (search-columns.ts).
- */
-export function suggestTextOf(fields: { name: string; address: string | null; category: string | null; tags: readonly string[] }, searchText: string): string {
-  const fieldWords = [fields.name, fields.address, fields.category, ...fields.tags].filter((v): v is string => !!v).map(foldSearchWord).filter(Boolean).length;
-  const nameKey = suggestKeyOfFolded(foldSearchWord(fields.name));
-  const keys = [nameKey];
-  const have = new Set(keys);
-  for (const word of searchText.split(' ').slice(fieldWords)) {
+/** Whether a field folds to something (foldSearchWord keeps every letter and digit NFKC leaves, and nothing else but ー). */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const foldsToSomething = (field: string | null | undefined): boolean => !!field && LETTER_OR_DIGIT.test(field.normalize('NFKC'));
+
+/** Keys already computed (names and reading runs repeat: chains, and one name in many rows). */
+const nameKeys = new Map<string, string>();
+const readingKeys = new Map<string, string>();
+const MEMO_MAX = 100_000;
+function remembered(memo: Map<string, string>, text: string, make: (text: string) => string): string {
+  let out = memo.get(text);
+  if (out === undefined) {
+    if (memo.size >= MEMO_MAX) memo.clear();
+    out = make(text);
+    memo.set(text, out);
+  }
+  return out;
+}
+
+/** The keys of a reading run (the words of search_text after the fields), each with its unvoiced form, distinct, space-separated. */
+function readingKeysOf(run: string, nameKey: string): string {
+  const keys: string[] = [];
+  const have = new Set([nameKey]);
+  for (const word of run.split(' ')) {
     const key = suggestKeyOfFolded(word);
     for (const k of [key, unvoicedAfterFirst(key)]) {
       if (k && !have.has(k)) {
@@ -171,6 +183,27 @@ export function suggestTextOf(fields: { name: string; address: string | null; ca
     }
   }
   return keys.join(KEY_SEPARATOR);
+}
+
+/**
+ * A POI's suggest text: its name's key, then the keys of its readings (those unlike the name's),
+ * space-separated. The readings are the words search_text holds after the POI's fields: the
+ * name's katakana reading, its romaji and the English of its loanwords (search-columns.ts).
+ */
+export function suggestTextOf(fields: { name: string; address: string | null; category: string | null; tags: readonly string[] }, searchText: string): string {
+  let fieldWords = (foldsToSomething(fields.name) ? 1 : 0) + (foldsToSomething(fields.address) ? 1 : 0) + (foldsToSomething(fields.category) ? 1 : 0);
+  for (const tag of fields.tags) if (foldsToSomething(tag)) fieldWords += 1;
+  const nameKey = remembered(nameKeys, fields.name, (name) => suggestKeyOfFolded(foldSearchWord(name)));
+  // The reading run: what follows the field words.
+  let at = 0;
+  for (let k = 0; k < fieldWords && at >= 0; k++) {
+    const space = searchText.indexOf(' ', at);
+    at = space < 0 ? -1 : space + 1;
+  }
+  const run = at < 0 ? '' : searchText.slice(at);
+  if (!run) return nameKey;
+  const readings = remembered(readingKeys, `${nameKey} ${run}`, () => readingKeysOf(run, nameKey));
+  return readings ? `${nameKey}${KEY_SEPARATOR}${readings}` : nameKey;
 }
 
 /** The name's key within a suggest text. */
