@@ -36,6 +36,8 @@ const EXAMPLE_VALUES: Record<string, ExampleValue> = {
   longitude: '139.767125',
   radius: '1000',
   limit: '20',
+  // The type-ahead's typed prefix (GET /api/v1/poi/suggest requires q).
+  q: 'shibu',
 };
 
 const th = 'px-3 py-2 text-left text-xs font-semibold text-gray-700';
