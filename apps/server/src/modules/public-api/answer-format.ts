@@ -8,10 +8,30 @@ export interface SearchData {
   next_cursor: string | null;
 }
 
-/** Which answer a request asked for: `format=` wins over `Accept: application/geo+json`; JSON otherwise. */
+/** The q value of each media range of an Accept header (1 when not given). */
+function acceptQ(accept: string, type: string): number | undefined {
+  let q: number | undefined;
+  for (const range of accept.split(',')) {
+    const [name, ...params] = range.split(';');
+    if (name!.trim().toLowerCase() !== type) continue;
+    const given = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith('q='));
+    const value = given ? Number(given.slice(2)) : 1;
+    q = Math.max(q ?? 0, Number.isFinite(value) ? value : 0);
+  }
+  return q;
+}
+
+/**
+ * Which answer a request asked for: `format=` wins; otherwise GeoJSON when Accept names
+ * application/geo+json with a q above 0 and above application/json's (JSON wins a tie: it is
+ * the default); JSON otherwise.
+ */
 export function answerFormat(format: SearchFormat | undefined, accept: string | undefined): SearchFormat {
   if (format) return format;
-  return accept !== undefined && /(^|,)\s*application\/geo\+json\s*(;|,|$)/i.test(accept) ? 'geojson' : 'json';
+  // The common case (no GeoJSON asked for) is one substring test.
+  if (accept === undefined || !accept.toLowerCase().includes('application/geo+json')) return 'json';
+  const geo = acceptQ(accept, 'application/geo+json') ?? 0;
+  return geo > 0 && geo > (acceptQ(accept, 'application/json') ?? 0) ? 'geojson' : 'json';
 }
 
 export const GEOJSON_CONTENT_TYPE = 'application/geo+json';
