@@ -928,8 +928,15 @@ export class DatasetIndex {
 
   /** The chord from base row i, or a row written since the build, to a cube point (the search's order key). */
   chordFrom(i: number, cx: number, cy: number, cz: number): number {
-    const p = this.posOf[i]!;
-    return this.chord(this.cube[3 * p]!, this.cube[3 * p + 1]!, this.cube[3 * p + 2]!, { cx, cy, cz } as PreparedQuery);
+    // chord()'s arithmetic, in the same order, without a query object per row.
+    const p = 3 * this.posOf[i]!;
+    const d0 = this.cube[p]! - cx;
+    const d1 = this.cube[p + 1]! - cy;
+    const d2 = this.cube[p + 2]! - cz;
+    let s = d0 * d0;
+    s += d1 * d1;
+    s += d2 * d2;
+    return Math.sqrt(s);
   }
 
   /** Rows written since the build: their row as the change brought it, cube point and answer. */

@@ -96,6 +96,8 @@ const tuning = { directRowsMax: DIRECT_ROWS_MAX };
 export function tuneSuggest(t?: Partial<typeof tuning>): void {
   Object.assign(tuning, { directRowsMax: DIRECT_ROWS_MAX }, t);
 }
+/** How much dearer a row of the tree walk is than a row read directly (its queue and predicate). */
+const WALK_COST = 5;
 /** Past this many rows read, the walk gives way to reading the rank's rows one by one. */
 const WALK_ROWS_MAX = 65_536;
 /** Rows the tree walk reads beyond the page (geokdbush's haversine order and the chord may differ in the last bits). */
@@ -266,7 +268,8 @@ export class SuggestTable {
     }
     let rows = 0;
     for (const g of groups) rows += this.groupRows[g]!.length;
-    if (rows <= tuning.directRowsMax) {
+    // Row by row costs every row; the walk about (page + slack) × rows in the dataset / rows of the rank, each a few times dearer.
+    if (rows <= tuning.directRowsMax && rows * rows <= WALK_COST * (top.n + WALK_SLACK) * index.baseRows) {
       for (const g of groups) {
         const name = nameKeyOf(this.groupText[g]!);
         for (const i of this.groupRows[g]!) {
