@@ -568,11 +568,14 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
     const [keys] = await redis(['DBSIZE']);
     check(Number(keys.slice(1)) > 0, 'no rate-limit counters in Redis');
     const { rows } = await pgAdmin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = '${dbName}'`);
-    return `A ${counts[0]} and B ${counts[1]} requests; nginx upstream A ${upstreams[0]}, B ${upstreams[1]}; ${keys.slice(1)} shared counters in Redis; ${rows[0].n} PostgreSQL connections open`;
+    const rss = INSTANCES.map(({ name }) => {
+      const status = fs.readFileSync(`/proc/${children.get(name).child.pid}/status`, 'utf8');
+      return `${name} ${Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)} MB`;
+    });
+    return `A ${counts[0]} and B ${counts[1]} requests; nginx upstream A ${upstreams[0]}, B ${upstreams[1]}; ${keys.slice(1)} shared counters in Redis; ${rows[0].n} PostgreSQL connections open; RSS ${rss.join(', ')}`;
   });
 
   await step('SIGTERM to A: it drains and exits 0, nginx sends everything to B', async () => {
-    const before = state.answered;
     // Searches under way while A shuts down: each is answered (by A before it closes, or by B).
     const load = Array.from({ length: 20 }, (_, i) => search(`dataset_id=${state.datasetId}&latitude=${CENTER.lat}&longitude=${CENTER.lng}&limit=3&offset=${i}`));
     const exit = stopProcess('A', 'SIGTERM');
@@ -584,8 +587,13 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
     for (let i = 0; i < 6; i++) after.push(expectStatus(await search(`dataset_id=${state.datasetId}&limit=1&offset=${i}`), 200, 'search after A stopped'));
     const onB = after.filter((r) => servedBy(r.rid)?.name === 'B').length;
     check(onB === after.length, `${onB} of ${after.length} searches on B`);
-    check(logLines('A').some((l) => l.msg === 'shutting down'), 'A did not log its shutdown');
-    return `exit 0; ${state.answered - before - after.length} searches during the shutdown and ${after.length} after it answered 200 (all by B after)`;
+    const linesA = logLines('A');
+    const shutdownAt = linesA.findIndex((l) => l.msg === 'shutting down');
+    check(shutdownAt >= 0, 'A did not log its shutdown');
+    const loadIds = new Set(answers.map((r) => r.rid));
+    const drained = linesA.slice(shutdownAt).filter((l) => l.msg === 'request completed' && loadIds.has(l.reqId)).length;
+    const onA = answers.filter((r) => servedBy(r.rid)?.name === 'A').length;
+    return `exit 0; the ${answers.length} concurrent searches all 200 (A answered ${onA}, ${drained} of them after its SIGTERM); ${after.length} later searches 200, all on B`;
   });
 
   await step('SIGTERM to B; nginx answers 503 in the app\u2019s shape', async () => {
