@@ -49,6 +49,33 @@ withTestContext({}, async (opened) => {
 });
 
 describe('usage meter', () => {
+  it('writes in a run what was queued when it started; a flush asked meanwhile writes the rest after it', async () => {
+    // Draining until empty kept a loaded server in one endless run of small statements.
+    const written: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const meter = createUsageMeter({
+      db: ctx.database.db,
+      log: silentLog,
+      write: async (batch) => {
+        written.push(batch.length);
+        if (written.length === 1) await gate;
+        return batch.length;
+      },
+    });
+    meter.record(event(randomUUID(), randomUUID()));
+    meter.record(event(randomUUID(), randomUUID()));
+    const first = meter.flush();
+    meter.record(event(randomUUID(), randomUUID()));
+    const second = meter.flush();
+    expect(meter.flush()).toBe(second);
+    release();
+    expect(await first).toBe(2);
+    expect(await second).toBe(1);
+    expect(written).toEqual([2, 1]);
+    expect(meter.pending()).toBe(0);
+  });
+
   it('never counts an event twice when a flush is retried after an unknown outcome', async () => {
     const userId = randomUUID();
     const events = Array.from({ length: 250 }, () => event(userId, randomUUID()));

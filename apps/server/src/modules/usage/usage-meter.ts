@@ -15,7 +15,7 @@ export interface UsageMeter {
   record(event: UsageEvent): void;
   /** False while the backlog is over its limit (the database is down or far behind). */
   accepting(): boolean;
-  /** Writes every queued event; resolves, with how many were new, when they are stored. Concurrent calls share one run. */
+  /** Writes every queued event; resolves, with how many were new, when they are stored. Calls during a run share one run after it. */
   flush(): Promise<number>;
   /** Events not yet stored. */
   pending(): number;
@@ -55,11 +55,19 @@ export function createUsageMeter(deps: {
   const write = deps.write ?? ((events: readonly UsageEvent[]) => writeUsageEvents(deps.db, events));
   let buffer: UsageEvent[] = [];
 
+  /**
+   * Writes the events queued when the run starts. Those recorded while it writes wait for the next
+   * run: draining until empty kept a loaded server in one endless run of a statement per round trip
+   * (about 50 a second of ~80 events each at 5,000 searches/s, each with its key stamp and three
+   * upserts), where one run a second writes the same events in one statement.
+   */
   async function drain(): Promise<number> {
     let stored = 0;
-    while (buffer.length) {
-      const batch = buffer.slice(0, FLUSH_BATCH);
+    let queued = buffer.length;
+    while (queued > 0) {
+      const batch = buffer.slice(0, Math.min(FLUSH_BATCH, queued));
       buffer = buffer.slice(batch.length);
+      queued -= batch.length;
       try {
         stored += await write(batch);
       } catch (err) {
@@ -77,6 +85,8 @@ export function createUsageMeter(deps: {
     return stored;
   }
   let running: Promise<number> | undefined;
+  /** A run asked for while one was under way: it writes what that one's snapshot missed. */
+  let next: Promise<number> | undefined;
 
   const meter: UsageMeter = {
     record(event) {
@@ -85,10 +95,21 @@ export function createUsageMeter(deps: {
     accepting: () => buffer.length < maxPending,
     pending: () => buffer.length,
     flush() {
-      running ??= drain().finally(() => {
-        running = undefined;
-      });
-      return running;
+      if (!running) {
+        running = drain().finally(() => {
+          running = undefined;
+        });
+        return running;
+      }
+      // The run under way may have taken its events before this caller's: one more run after it
+      // (shared by every caller meanwhile) writes everything queued by then.
+      next ??= running
+        .catch(() => undefined)
+        .then(() => {
+          next = undefined;
+          return meter.flush();
+        });
+      return next;
     },
     intervalMs,
     retryAfter: (failures) => Math.min(intervalMs * 2 ** (failures - 1), MAX_RETRY_MS),
