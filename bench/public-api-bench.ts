@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { fmt, pct, type BenchResult } from './stats';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../apps/server/src/modules/api-keys/key-format';
 import { newCustomerNumber } from '../apps/server/src/modules/billing-accounts/customer-number';
+import { KNN_SESSION_OPTIONS } from '../apps/server/src/db/client';
+import { buildSearchStatements } from '../apps/server/src/modules/pois/pois.repository';
 
 type Query = (t: string, p?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
 
@@ -27,6 +32,12 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = 30;
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const LOAD_CONNECTIONS = 32;
+/** The public search against raw SQL (the issue's "16 connections" comparison). */
+const VS_SQL_CONNECTIONS = 16;
+/** BENCH_PUBLIC_VS_SQL_ONLY=1: of the public part, only that comparison (see docs/performance.md). */
+const VS_SQL_ONLY = process.env.BENCH_PUBLIC_VS_SQL_ONLY === '1';
+/** The random points of the uncached loads: around Tokyo station, ±0.15°. */
+const TOKYO = { latitude: 35.68, longitude: 139.76, spread: 0.3 };
 
 
 /** A corporate-type user with an API key. */
@@ -283,11 +294,200 @@ async function externalIndexLatency(o: PublicApiBenchOptions, apiKey: string) {
 
 const meteredCount = async (query: Query) => Number((await query(`SELECT count(*)::int AS n FROM usage_events`)).rows[0]!.n);
 
+/**
+ * Raw SQL at VS_SQL_CONNECTIONS: as many clients of a pg Pool of their own (the knnDb connections'
+ * settings), each sending the prepared KNN statement the public search's PostgreSQL path runs for
+ * a point it has not counted yet (radius 1 km, 20 POIs, the total's window), back to back, every
+ * point a different random Tokyo point. No HTTP, no key, no metering: what the database alone
+ * serves. `run(seconds)` answers the statements done and failed in that time.
+ */
+async function rawKnnClients(o: PublicApiBenchOptions) {
+  const { database } = o.app;
+  const filter = (latitude: number, longitude: number) => ({ datasetIds: [o.datasetId], point: { latitude, longitude, radius: 1000 }, limit: 20, offset: 0 });
+  const statementOf = (latitude: number, longitude: number) => {
+    const s = buildSearchStatements(database.db, filter(latitude, longitude), { count: true });
+    if (!('point' in s) || !s.point) throw new Error('a radius search built no point statement');
+    return s.point.toSQL();
+  };
+  // The statement's values for a point without drizzle on the clients' thread: the slots that
+  // change between two points must be exactly the latitude's and the longitude's.
+  const a = statementOf(35.111111, 139.222222);
+  const b = statementOf(35.333333, 139.444444);
+  const latSlots: number[] = [];
+  const lonSlots: number[] = [];
+  a.params.forEach((v, i) => {
+    if (v === b.params[i]) return;
+    if (v === 35.111111 && b.params[i] === 35.333333) latSlots.push(i);
+    else if (v === 139.222222 && b.params[i] === 139.444444) lonSlots.push(i);
+    else throw new Error(`the point statement's value ${i} depends on the point in another way (${String(v)})`);
+  });
+  if (!latSlots.length || !lonSlots.length || a.sql !== b.sql) throw new Error('the point statement does not take the point as values');
+  const name = `bench_raw_knn_${createHash('sha1').update(a.sql).digest('hex').slice(0, 16)}`;
+  const pool = new pg.Pool({ connectionString: database.url, max: VS_SQL_CONNECTIONS, options: KNN_SESSION_OPTIONS });
+  const one = async (client: pg.PoolClient) => {
+    const values = [...a.params];
+    const latitude = TOKYO.latitude + (Math.random() - 0.5) * TOKYO.spread;
+    const longitude = TOKYO.longitude + (Math.random() - 0.5) * TOKYO.spread;
+    for (const i of latSlots) values[i] = Number(latitude.toFixed(6));
+    for (const i of lonSlots) values[i] = Number(longitude.toFixed(6));
+    await client.query({ name, text: a.sql, values });
+  };
+  // Every connection opened and its statement prepared before any clock starts.
+  const clients = await Promise.all(Array.from({ length: VS_SQL_CONNECTIONS }, () => pool.connect()));
+  await Promise.all(clients.map(one));
+  return {
+    async run(seconds: number): Promise<{ done: number; errors: number }> {
+      let done = 0;
+      let errors = 0;
+      const end = performance.now() + seconds * 1000;
+      await Promise.all(
+        clients.map(async (client) => {
+          while (performance.now() < end) {
+            try {
+              await one(client);
+              done += 1;
+            } catch {
+              errors += 1;
+            }
+          }
+        }),
+      );
+      return { done, errors };
+    },
+    async close() {
+      for (const client of clients) client.release();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * BENCH_CPU_PROFILE=<file>: CPU profiles of this process (the server) while the public API is
+ * under the comparison's load, one per round (<file>.1, <file>.2 …), for Chrome DevTools or
+ * speedscope (docs/performance.md).
+ */
+async function profiled<T>(round: number, work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(`${file}.${round}`, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+/** Rounds of the comparison: raw SQL and the API take turns, so a change in the shared machine's load falls on both. */
+const VS_SQL_ROUNDS = 4;
+
+/**
+ * The issue's comparison: the public API (key, limits, budget, metering, HTTP; every point a
+ * different one, so no answer comes from the cache; the in-memory index on) under autocannon with
+ * VS_SQL_CONNECTIONS connections, against the same point searches as raw SQL on the same number
+ * of connections: VS_SQL_ROUNDS rounds of LOAD_SECONDS / VS_SQL_ROUNDS each, taking turns (which
+ * goes first alternates). Target: the API serves ≥ 3× raw SQL's searches per second, with 0
+ * errors and metered = 200s answered.
+ */
+async function publicVsRawSql(o: PublicApiBenchOptions, apiKey: string, pois: number): Promise<BenchResult[]> {
+  const strict = o.kind === 'postgres';
+  const label = `public search vs raw SQL, ${VS_SQL_CONNECTIONS} connections`;
+  if (o.kind !== 'postgres' || !o.app.database.url) {
+    console.log(`  ${label}: not applicable on PGlite (one in-process connection, no concurrent SQL to compare with)`);
+    return [];
+  }
+  const index = o.app.searchIndex;
+  if (!index?.isReady(o.datasetId)) {
+    console.log(`  ${label}: the in-memory index is not ready, not measured  FAIL`);
+    return [{ engine: o.kind, pois, label, http: { p50: 0, p99: 0 }, raw: { p50: 0, p99: 0 }, ok: false }];
+  }
+  const rounds = LOAD_SECONDS >= VS_SQL_ROUNDS * 2 ? VS_SQL_ROUNDS : 1;
+  const seconds = LOAD_SECONDS / rounds;
+  const rawClients = await rawKnnClients(o);
+
+  let served200 = 0;
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/api/v1/')) res.on('finish', () => res.statusCode === 200 && (served200 += 1));
+  };
+  o.app.server.on('request', onRequest);
+  try {
+    await o.app.usageMeter.flush();
+    const before = await meteredCount(o.query);
+    const cacheBefore = o.cacheStats();
+    const servedBefore = index.state().served;
+    const raw = { done: 0, errors: 0 };
+    const api = { ok: 0, non2xx: 0, errors: 0, timeouts: 0, p50: [] as number[], p99: [] as number[] };
+    let serverCpu = 0;
+    const rawRound = async () => {
+      const r = await rawClients.run(seconds);
+      raw.done += r.done;
+      raw.errors += r.errors;
+    };
+    const apiRound = async (round: number) => {
+      const cpuBefore = cpuSeconds().server;
+      const load = await profiled(round, () =>
+        runLoad({
+          url: o.base,
+          headers: { 'x-api-key': apiKey },
+          connections: VS_SQL_CONNECTIONS,
+          duration: seconds,
+          randomPoint: { base: `/api/v1/poi/search?dataset_id=${o.datasetId}&radius=1000&limit=20`, ...TOKYO },
+        }),
+      );
+      serverCpu += cpuSeconds().server - cpuBefore;
+      api.ok += load['2xx'];
+      api.non2xx += load.non2xx;
+      api.errors += load.errors;
+      api.timeouts += load.timeouts;
+      api.p50.push(load.latency.p50);
+      api.p99.push(load.latency.p99);
+    };
+    for (let round = 1; round <= rounds; round++) {
+      if (round % 2) {
+        await rawRound();
+        await apiRound(round);
+      } else {
+        await apiRound(round);
+        await rawRound();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    await o.app.usageMeter.flush();
+    const metered = (await meteredCount(o.query)) - before;
+    const hits = o.cacheStats().hits - cacheBefore.hits;
+    const fromIndex = index.state().served - servedBefore;
+    const rawRate = raw.done / LOAD_SECONDS;
+    const rate = api.ok / LOAD_SECONDS;
+    const gain = rate / rawRate;
+    const clean = api.errors === 0 && api.timeouts === 0 && api.non2xx === 0 && raw.errors === 0 && metered === served200;
+    const ok = !strict || (gain >= 3 && clean);
+    console.log(
+      `  ${label}: radius 1 km, 20 POIs, a different random Tokyo point per search; ${rounds} rounds of ${seconds} s each, taking turns\n` +
+        `    raw SQL: ${VS_SQL_CONNECTIONS} clients of a pg Pool, the public search's prepared KNN statement (the total's window), no HTTP: ${rawRate.toFixed(0)} statements/s, errors ${raw.errors}\n` +
+        `    public API: autocannon ${VS_SQL_CONNECTIONS} connections, in-memory index: ${rate.toFixed(0)} searches/s (per round p50 ${api.p50.join('/')} ms, p99 ${api.p99.join('/')} ms), ` +
+        `${fromIndex} answered from memory, cache hits ${hits}; server CPU ${((serverCpu / Math.max(api.ok, 1)) * 1e6).toFixed(0)} µs per search\n` +
+        `    200s sent ${served200}, non-2xx ${api.non2xx}, errors ${api.errors}, timeouts ${api.timeouts}; metered ${metered} ${metered === served200 ? '= 200s sent' : '≠ 200s sent'}\n` +
+        `    public / raw SQL = ${gain.toFixed(2)}×  ${strict ? `target ≥3×, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}` +
+        (process.env.BENCH_CPU_PROFILE ? `\n    CPU profiles of the server under the API's load: ${process.env.BENCH_CPU_PROFILE}.1 … .${rounds}` : ''),
+    );
+    return [{ engine: o.kind, pois, label, http: { p50: rate, p99: rate }, raw: { p50: rawRate, p99: rawRate }, ok }];
+  } finally {
+    o.app.server.off('request', onRequest);
+    await rawClients.close();
+  }
+}
+
 export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number): Promise<BenchResult[]> {
   const apiKey = await seedConsumer(o.query);
   o.app.changes.changed('pricing');
   const strict = o.kind === 'postgres';
   const results: BenchResult[] = [];
+  if (VS_SQL_ONLY) return publicVsRawSql(o, apiKey, pois);
 
   const lat = await latency(o, apiKey);
   const ratio = lat.public.p50 / lat.console.p50;
@@ -345,7 +545,7 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     {
       label: 'public search load, every point different',
       note: 'radius 1 km around a random Tokyo point per request, nothing cached, in-memory index',
-      options: { randomPoint: { base: search, latitude: 35.68, longitude: 139.76, spread: 0.3 } },
+      options: { randomPoint: { base: search, ...TOKYO } },
       target: false,
     },
     ...(o.app.searchIndex
@@ -353,7 +553,7 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
           {
             label: 'public search load, every point different, SQL path',
             note: 'the same with the in-memory index off (every search a PostgreSQL KNN query)',
-            options: { randomPoint: { base: search, latitude: 35.68, longitude: 139.76, spread: 0.3 } },
+            options: { randomPoint: { base: search, ...TOKYO } },
             target: false,
             sqlPath: true,
           },
@@ -414,5 +614,6 @@ export async function runPublicApiBench(o: PublicApiBenchOptions, pois: number):
     }
   }
   o.app.server.off('request', onRequest);
+  results.push(...(await publicVsRawSql(o, apiKey, pois)));
   return results;
 }

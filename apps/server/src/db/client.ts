@@ -66,8 +66,8 @@ export interface DatabaseOptions {
 // From src/db/client.ts this is src/db/migrations; from the bundled dist/server.js, dist/migrations.
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/** The settings of knnDb's connections (libpq `options`). */
-const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan_cache_mode=force_generic_plan -c jit=off';
+/** The settings of knnDb's connections (libpq `options`; the bench's raw KNN baseline opens its own pool with them). */
+export const KNN_SESSION_OPTIONS = '-c enable_bitmapscan=off -c enable_sort=off -c plan_cache_mode=force_generic_plan -c jit=off';
 
 export class DatabaseLocaleError extends Error {}
 
