@@ -5,6 +5,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { expectAxeClean } from './support/a11y';
 import { pickOption } from './support/combobox';
+import * as sdk from '../../../packages/sdk/src/index';
 
 // Totals and pagers past 100 POIs; /docs/api samples that work when pasted.
 
@@ -111,8 +112,8 @@ test('/docs/api shows a sample answer per case, and the examples work when paste
   for (const sample of ['半径検索', '最後のページ', '不明なパラメーター', '範囲外・整数でない limit', 'POST で呼び出した']) {
     await expect(page.getByRole('heading', { name: new RegExp(sample) }).first()).toBeVisible();
   }
-  await expect(page.getByRole('cell', { name: 'X-RateLimit-Remaining', exact: true })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Retry-After', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'X-RateLimit-Remaining', exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Retry-After', exact: true }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'マーケットプレイス' })).toHaveAttribute('href', '/marketplace');
   await page.screenshot({ path: `${SCREENS}/docs-api-1280.png`, fullPage: true });
 
@@ -126,12 +127,12 @@ test('/docs/api shows a sample answer per case, and the examples work when paste
   // Only the key set: the example stops before any request and says what to set and where to copy it.
   const keyOnly = { ...process.env, POI_API_KEY: key, POI_DATASET_ID: '' };
   const explanation = '環境変数 POI_DATASET_ID を設定してください: 検索するデータセットのID(必須)。マーケットプレイス(/marketplace)のカードをクリックするとコピーできます';
-  const stopped = spawnSync('bash', ['-c', (await page.getByLabel('curl の例').textContent())!], { env: keyOnly, encoding: 'utf8' });
+  const stopped = spawnSync('bash', ['-c', (await page.getByLabel('curl の例', { exact: true }).textContent())!], { env: keyOnly, encoding: 'utf8' });
   expect(stopped.status).not.toBe(0);
   expect(stopped.stdout).toBe('');
   expect(stopped.stderr).toContain(explanation);
   // curl, exactly as shown.
-  const curl = (await page.getByLabel('curl の例').textContent())!;
+  const curl = (await page.getByLabel('curl の例', { exact: true }).textContent())!;
   const fromCurl = JSON.parse(execFileSync('bash', ['-c', curl], { env, encoding: 'utf8' }));
   expect(fromCurl.success).toBe(true);
   expect(fromCurl.data.pois.map((p: { name: string }) => p.name)).toEqual(['カフェ 丸の内', 'カフェ 八重洲']);
@@ -143,11 +144,25 @@ test('/docs/api shows a sample answer per case, and the examples work when paste
     await new AsyncFunction('process', 'console', code)({ env }, { log: (...a: unknown[]) => logged.push(a) });
     return logged;
   };
-  await page.getByRole('tab', { name: 'JavaScript' }).click();
-  expect(await run((await page.getByLabel('JavaScript の例').textContent())!)).toEqual([[2, ['カフェ 丸の内', 'カフェ 八重洲']]]);
+  await page.getByRole('tab', { name: 'JavaScript' }).first().click();
+  expect(await run((await page.getByLabel('JavaScript の例', { exact: true }).textContent())!)).toEqual([[2, ['カフェ 丸の内', 'カフェ 八重洲']]]);
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
-  await expect(new AsyncFunction('process', (await page.getByLabel('JavaScript の例').textContent())!)({ env: keyOnly })).rejects.toThrow(explanation);
+  await expect(new AsyncFunction('process', (await page.getByLabel('JavaScript の例', { exact: true }).textContent())!)({ env: keyOnly })).rejects.toThrow(explanation);
   expect(await run((await page.getByLabel('cursor で全件を取得する例(JavaScript)').textContent())!)).toEqual([[2]]);
+
+  // The TypeScript SDK's example, exactly as shown, with the SDK as its import line names it.
+  const sdkCode = (await page.getByLabel('TypeScript SDK の例').textContent())!;
+  const [importLine, ...sdkBody] = sdkCode.split('\n');
+  const imported = /^import \{ (.+) \} from '@poi\/sdk';$/.exec(importLine!)![1]!.split(', ');
+  const logged: unknown[][] = [];
+  await new AsyncFunction(...imported, 'process', 'console', sdkBody.join('\n'))(
+    ...imported.map((name) => sdk[name as keyof typeof sdk]),
+    { env },
+    { log: (...a: unknown[]) => logged.push(a) },
+  );
+  expect(logged[0]).toEqual([2, ['カフェ 丸の内', 'カフェ 八重洲']]);
+  expect(logged[2]).toEqual([3]);
+  expect(logged[3]!.slice(0, 2)).toEqual([400, 'VALIDATION_ERROR']);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('heading', { name: '応答例', exact: true }).scrollIntoViewIfNeeded();

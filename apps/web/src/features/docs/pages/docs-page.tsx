@@ -67,7 +67,7 @@ function Code({ children, label }: { children: string; label: string }) {
   );
 }
 
-function Examples({ server, endpoint, language, t }: { server: string; endpoint: Endpoint; language: DocsLanguage; t: DocsText }) {
+function Examples({ server, endpoint, language, t, notice, named }: { server: string; endpoint: Endpoint; language: DocsLanguage; t: DocsText; notice: boolean; named: (title: string) => string }) {
   const [tab, setTab] = useState<'curl' | 'js' | 'python'>('curl');
   const params = (endpoint.operation.parameters ?? [])
     .filter((p) => p.in === 'query' && EXAMPLE_VALUES[p.name])
@@ -93,15 +93,17 @@ function Examples({ server, endpoint, language, t }: { server: string; endpoint:
   };
   return (
     <div>
-      <div className="mb-3 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-gray-900" data-testid="examples-env">
-        <p className="font-medium">{t.envTitle}</p>
-        <ul className="mt-1 list-disc space-y-1 pl-5">
-          <li>{t.envKey}</li>
-          <li>{t.envDataset}</li>
-        </ul>
-        <p className="mt-1 break-all">{t.envExample}</p>
-      </div>
-      <div ref={list} role="tablist" aria-label={t.tabsLabel} onKeyDown={onKey} className="flex gap-1 border-b border-gray-200">
+      {notice ? (
+        <div className="mb-3 rounded-md border border-blue-200 bg-blue-50 p-3 text-sm text-gray-900" data-testid="examples-env">
+          <p className="font-medium">{t.envTitle}</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            <li>{t.envKey}</li>
+            <li>{t.envDataset}</li>
+          </ul>
+          <p className="mt-1 break-all">{t.envExample}</p>
+        </div>
+      ) : null}
+      <div ref={list} role="tablist" aria-label={named(t.tabsLabel)} onKeyDown={onKey} className="flex gap-1 border-b border-gray-200">
         {tabs.map((t) => (
           <button
             key={t.id}
@@ -119,19 +121,29 @@ function Examples({ server, endpoint, language, t }: { server: string; endpoint:
         ))}
       </div>
       <div role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`} className="mt-2">
-        <Code label={t.exampleLabel(current.label)}>{current.code}</Code>
+        <Code label={named(t.exampleLabel(current.label))}>{current.code}</Code>
       </div>
     </div>
   );
 }
 
-function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; endpoint: Endpoint; language: DocsLanguage; t: DocsText }) {
+/**
+ * The sections of one public operation. The first keeps the plain ids and titles the table of
+ * contents links to; the others (the suggest) are named after their path's last segment
+ * (#endpoint-suggest, 「応答例(suggest)」), so ids, headings and landmarks stay unique.
+ */
+function EndpointDocs({ doc, endpoint, language, t, first }: { doc: OpenApiDocument; endpoint: Endpoint; language: DocsLanguage; t: DocsText; first: boolean }) {
   const { operation } = endpoint;
+  const suffix = first ? '' : (endpoint.path.split('/').pop() ?? '');
+  const sid = (id: string) => (suffix ? `${id}-${suffix}` : id);
+  const named = (title: string) => (!suffix ? title : language === 'en' ? `${title} (${suffix})` : `${title}(${suffix})`);
+  // Paging and the parameter rules describe the search's own parameters.
+  const isSearch = endpoint.path.endsWith('/poi/search');
   const server = doc.servers?.[0]?.url ?? window.location.origin;
   const fields = fieldsOf(successSchemaOf(operation));
   return (
     <>
-      <Section id="endpoint" title={t.sections.endpoint}>
+      <Section id={sid('endpoint')} title={named(t.sections.endpoint)}>
         <p>
           <code className="rounded bg-gray-100 px-2 py-1 font-mono font-semibold">
             {endpoint.method} {endpoint.path}
@@ -141,7 +153,7 @@ function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; en
         {operation.description ? <p>{operation.description}</p> : null}
       </Section>
 
-      <Section id="parameters" title={t.sections.parameters}>
+      <Section id={sid('parameters')} title={named(t.sections.parameters)}>
         <DataTable
           className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
           rows={operation.parameters ?? []}
@@ -156,7 +168,7 @@ function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; en
         />
       </Section>
 
-      <Section id="response" title={t.sections.response}>
+      <Section id={sid('response')} title={named(t.sections.response)}>
         <p>{operation.responses?.['200']?.description}</p>
         <DataTable
           className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
@@ -170,7 +182,7 @@ function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; en
         />
       </Section>
 
-      <Section id="errors" title={t.sections.errors}>
+      <Section id={sid('errors')} title={named(t.sections.errors)}>
         <p>{t.errorsIntro}</p>
         <DataTable
           className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
@@ -184,7 +196,7 @@ function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; en
         />
       </Section>
 
-      <Section id="headers" title={t.sections.headers}>
+      <Section id={sid('headers')} title={named(t.sections.headers)}>
         <DataTable
           className="overflow-x-auto rounded-lg border border-gray-200" tableClassName="min-w-full divide-y divide-gray-200" headClassName="bg-gray-50"
           rows={headersOf(operation, language)}
@@ -198,39 +210,43 @@ function EndpointDocs({ doc, endpoint, language, t }: { doc: OpenApiDocument; en
         <p>{t.corsNote}</p>
       </Section>
 
-      <Section id="samples" title={t.sections.samples}>
+      <Section id={sid('samples')} title={named(t.sections.samples)}>
         {samplesOf(operation).map((sample) => (
           <div key={`${sample.status}-${sample.name}`}>
             <h3 className="mb-1 font-semibold text-gray-900">
               <span className="mr-2 font-mono">{sample.status}</span>
               {sample.summary}
             </h3>
-            <Code label={t.sampleLabel(sample.status, sample.summary)}>{sample.json}</Code>
+            <Code label={named(t.sampleLabel(sample.status, sample.summary))}>{sample.json}</Code>
           </div>
         ))}
       </Section>
 
-      <Section id="paging" title={t.sections.paging}>
+      {isSearch ? (
+      <Section id={sid('paging')} title={named(t.sections.paging)}>
         <p>{t.pagingIntro}</p>
         <ul className="list-disc space-y-1 pl-6">
           <li>{t.pagingOffset}</li>
           <li>{t.pagingCursor}</li>
         </ul>
-        <Code label={t.cursorExampleLabel}>
+        <Code label={named(t.cursorExampleLabel)}>
           {cursorWalkExample({ server, path: endpoint.path, params: [['dataset_id', { env: 'POI_DATASET_ID' }], ['keyword', t.exampleKeyword]], language })}
         </Code>
       </Section>
+      ) : null}
 
-      <Section id="rules" title={t.sections.rules}>
+      {isSearch ? (
+      <Section id={sid('rules')} title={named(t.sections.rules)}>
         <ul className="list-disc space-y-1 pl-6">
           {t.rules.map((rule, i) => (
             <li key={i}>{rule}</li>
           ))}
         </ul>
       </Section>
+      ) : null}
 
-      <Section id="examples" title={t.sections.examples}>
-        <Examples server={server} endpoint={endpoint} language={language} t={t} />
+      <Section id={sid('examples')} title={named(t.sections.examples)}>
+        <Examples server={server} endpoint={endpoint} language={language} t={t} notice={first} named={named} />
         {endpoint.path.endsWith('/poi/search') ? <SearchSamples server={server} path={endpoint.path} language={language} /> : null}
       </Section>
     </>
@@ -270,6 +286,18 @@ export function DocsPage() {
                 </a>
               </li>
             ))}
+            {/* The other operations (the suggest), each from its own endpoint section. */}
+            {spec.data
+              ? publicEndpoints(spec.data)
+                  .slice(1)
+                  .map((e) => (
+                    <li key={e.path}>
+                      <a href={`#endpoint-${e.path.split('/').pop() ?? ''}`} className="inline-flex min-h-6 items-center font-mono text-blue-800 underline">
+                        {e.method} {e.path}
+                      </a>
+                    </li>
+                  ))
+              : null}
           </ul>
         </nav>
 
@@ -290,7 +318,9 @@ export function DocsPage() {
 
         {spec.isPending ? <LoadingBlock label={t.loading} /> : null}
         {spec.isError ? <ErrorBlock message={t.loadFailed} onRetry={() => void spec.refetch()} /> : null}
-        {spec.data ? publicEndpoints(spec.data).map((e) => <EndpointDocs key={`${e.method} ${e.path}`} doc={spec.data} endpoint={e} language={language} t={t} />) : null}
+        {spec.data
+          ? publicEndpoints(spec.data).map((e, i) => <EndpointDocs key={`${e.method} ${e.path}`} doc={spec.data} endpoint={e} language={language} t={t} first={i === 0} />)
+          : null}
 
         <Section id="rate-limits" title={t.sections.rateLimits}>
           <p>{t.rateLimitsIntro(UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE)}</p>
