@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoHorizontalScroll } from './support/a11y';
+import { expectAxeClean, expectNoHorizontalScroll, tapTargetProblems } from './support/a11y';
 import { auth, makeProvider } from './support/api';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
@@ -76,11 +76,13 @@ test.describe('API reference in English (/docs/api?lang=en)', () => {
     expect(stopped.stderr).toContain('Set the environment variable POI_DATASET_ID: the ID of the dataset to search (required)');
   });
 
-  test('fits a phone', async ({ page }) => {
+  test('fits a phone and passes axe (WCAG 2.1 AA) with tap targets large enough', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/docs/api?lang=en');
     await expect(page.getByText('Search POIs (API key, billed per search)').first()).toBeVisible();
     await expectNoHorizontalScroll(page);
+    await expectAxeClean(page, '/docs/api?lang=en 390px');
+    expect(await tapTargetProblems(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENS}/docs-api-en-390.png`, fullPage: true });
     await page.screenshot({ path: `${SCREENS}/docs-api-en-390-top.png` });
     await page.locator('#errors').first().scrollIntoViewIfNeeded();
