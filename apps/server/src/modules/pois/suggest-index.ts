@@ -144,32 +144,62 @@ export class SuggestTable {
       }
       await yieldToLoop();
     }
-    // Rows in id order (ids are 36 characters: the row number after them only keeps them apart).
-    const byId = Array.from({ length: n }, (_, i) => index.idOf(i) + i.toString(36)).sort();
+    // Each group's rows in id order, sorted group by group so the event loop is yielded between.
     const sizes = new Uint32Array(groupText.length);
     for (let i = 0; i < n; i++) sizes[rowGroup[i]!]! += 1;
     const groupRows = Array.from(sizes, (size) => new Uint32Array(size));
     const filled = new Uint32Array(groupText.length);
-    for (const s of byId) {
-      const i = parseInt(s.slice(36), 36);
+    for (let i = 0; i < n; i++) {
       const g = rowGroup[i]!;
       groupRows[g]![filled[g]!++] = i;
     }
-    await yieldToLoop();
-    // The keys sorted with their entry after a NUL (below every key character: a shorter key first).
-    const tagged: string[] = [];
-    groupText.forEach((text, g) => text.split(' ').forEach((key, k) => key && tagged.push(`${key}\u0000${((k === 0 ? g : g | READING) >>> 0).toString(36)}`)));
-    tagged.sort();
-    const keys = new Array<string>(tagged.length);
-    const entries = new Uint32Array(tagged.length);
-    tagged.forEach((t, e) => {
-      const at = t.indexOf('\u0000');
-      keys[e] = t.slice(0, at);
-      entries[e] = parseInt(t.slice(at + 1), 36);
-    });
-    await yieldToLoop();
+    const byId = (a: number, b: number) => (index.idOf(a) < index.idOf(b) ? -1 : 1);
+    let sorted = 0;
+    for (const rows of groupRows) {
+      if (rows.length < 2) continue;
+      rows.sort(byId);
+      sorted += rows.length;
+      if (sorted >= SLICE) {
+        sorted = 0;
+        await yieldToLoop();
+      }
+    }
+    // The keys sorted with their entry after a NUL (below every key character: a shorter key
+    // first), in buckets of their first two code units (the NUL included), sorted one by one and
+    // yielding between: buckets in code-unit order, each sorted, is the whole array sorted.
+    const buckets = new Map<number, string[]>();
+    groupText.forEach((text, g) =>
+      text.split(' ').forEach((key, k) => {
+        if (!key) return;
+        const tagged = `${key}\u0000${((k === 0 ? g : g | READING) >>> 0).toString(36)}`;
+        const b = tagged.charCodeAt(0) * 65536 + tagged.charCodeAt(1);
+        const bucket = buckets.get(b);
+        if (bucket) bucket.push(tagged);
+        else buckets.set(b, [tagged]);
+      }),
+    );
+    const keys: string[] = [];
+    const entryList: number[] = [];
+    sorted = 0;
+    for (const b of [...buckets.keys()].sort((x, y) => x - y)) {
+      const bucket = buckets.get(b)!.sort();
+      for (const t of bucket) {
+        const at = t.indexOf('\u0000');
+        keys.push(t.slice(0, at));
+        entryList.push(parseInt(t.slice(at + 1), 36));
+      }
+      sorted += bucket.length;
+      if (sorted >= SLICE) {
+        sorted = 0;
+        await yieldToLoop();
+      }
+    }
+    const entries = Uint32Array.from(entryList);
     const postings = new BigramPostings();
-    for (let g = 0; g < groupText.length; g += SLICE) postings.addTexts(groupText.slice(g, g + SLICE).join('\n'), g);
+    for (let g = 0; g < groupText.length; g += SLICE) {
+      postings.addTexts(groupText.slice(g, g + SLICE).join('\n'), g);
+      await yieldToLoop();
+    }
     postings.finish();
     let bytes = postings.bytes + n * 4 * 2 + entries.byteLength + groupText.length * 60;
     for (const text of groupText) bytes += 2 * text.length;
