@@ -1,3 +1,7 @@
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { lintFromString, loadConfig } from '@redocly/openapi-core';
+import type { OpenAPI } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { englishOpenApi } from '../src/modules/public-api/public-api.openapi-en';
 import { createTestContext, type TestContext } from './helpers';
@@ -87,6 +91,13 @@ describe('/openapi.json?lang=en', () => {
     expect(search.get.responses['401']!.content['application/json'].examples.missing!.value.error.message).toBe(
       'An API key is required. Send it as Authorization: Bearer <API key> or in the X-API-Key header',
     );
+  });
+
+  it("validates as OpenAPI 3 and passes Redocly's rules as the Japanese one does (a generated client can take it)", async () => {
+    await expect(SwaggerParser.validate(structuredClone(english) as unknown as OpenAPI.Document)).resolves.toBeTruthy();
+    const config = await loadConfig({ configPath: fileURLToPath(new URL('../../../redocly.yaml', import.meta.url)) });
+    const problems = await lintFromString({ source: JSON.stringify(english), absoluteRef: 'openapi.en.json', config });
+    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
   it('leaves the default document Japanese and whole', async () => {
