@@ -283,6 +283,20 @@ describe('suggest refuses bad requests in Japanese and bills each 200 at a fifth
     expect(await ctx.query('SELECT 1 FROM usage_events WHERE user_id = $1', [user.id])).toHaveLength(0);
   });
 
+  it('refuses a trial account a paid dataset as the search does (402 naming /upgrade), unbilled', async () => {
+    const trial = await ctx.newUser('trial', 'suggesttrial');
+    const { key } = (await api('POST', '/api-keys', trial, { name: 'トライアル' })).json().data as { key: string };
+    const paid = await ctx.newDataset(provider, { name: '有料サジェスト(トライアル)', price: 1 });
+    const res = await raw(`dataset_id=${paid}&q=shibu`, key);
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({ code: 'PAYMENT_REQUIRED' });
+    expect(res.json().error.message).toContain('/upgrade');
+    expect((await raw(`dataset_id=${fixture}&q=shibu`, key)).statusCode).toBe(200);
+    await ctx.app.usageMeter.flush();
+    const events = await ctx.query<{ amount_sen: number; free: boolean }>('SELECT amount_sen, free FROM usage_events WHERE user_id = $1', [trial.id]);
+    expect(events).toEqual([{ amount_sen: 0, free: true }]);
+  });
+
   it('meters N suggests exactly: a fifth of the prices floored to the sen, the free searches counted alike, the invoice lines apart', async () => {
     const user = await ctx.newUser('corporate');
     await ctx.query(
