@@ -1,9 +1,12 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLocaleError } from './db/client';
+import { holdDataDir } from './lib/data-dir-lock';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before the database opens (migrations included): `npm run backup` and `restore` refuse while it is held.
+  if (!config.databaseUrl) process.on('exit', holdDataDir(config.dataDir));
   const app = await buildApp(config);
 
   let closing = false;
