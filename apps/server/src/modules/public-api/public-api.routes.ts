@@ -13,6 +13,7 @@ import type { RateLimitResult } from './rate-limiter';
 import type { SearchCache } from './search-cache';
 import { PublicApiError, publicApiMessages, type Caller, type PublicApiService, type SearchPlan } from './public-api.service';
 import { checkSearchQuery, summarizeQueryErrors } from './strict-query';
+import { fastSearchQueryCompiler } from './fast-query';
 import { answerFormat, GEOJSON_CONTENT_TYPE, shapeAnswer, type SearchData } from './answer-format';
 import { registerSuggestRoute } from './suggest.routes';
 import type { Suggester } from '../pois/suggest';
@@ -115,6 +116,8 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
     {
       exposeHeadRoute: false,
       config: { metered: true },
+      // The common point search's query without zod; anything else (and every error) through the schema.
+      validatorCompiler: fastSearchQueryCompiler,
       // Before the schema: what Fastify's parser would silently accept (see strict-query.ts).
       preValidation: async (request) => {
         const url = request.raw.url ?? '';

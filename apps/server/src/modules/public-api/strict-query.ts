@@ -46,6 +46,8 @@ const HINTS: Record<string, string> = {
 };
 
 function decode(text: string): string | undefined {
+  // Most names and values have nothing to decode (and nothing to fail on).
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
