@@ -43,7 +43,8 @@ export interface CursorCodec {
  */
 export function createCursorCodec(secret: string): CursorCodec {
   const key = createHmac('sha256', secret).update('poi-search-cursor/v1').digest();
-  const sign = (payload: string, scope: CursorScope) => createHmac('sha256', key).update(payload).update('\n').update(scopeOf(scope)).digest().subarray(0, 16);
+  // One update of the joined text (the same bytes): each update call cost more than hashing its bytes.
+  const sign = (payload: string, scope: CursorScope) => createHmac('sha256', key).update(`${payload}\n${scopeOf(scope)}`).digest().subarray(0, 16);
   return {
     encode(position, scope) {
       const payload = Buffer.from(
