@@ -231,6 +231,19 @@ describe('suggest equals a brute force over the folded names and readings', () =
     }
   });
 
+  it("builds a dataset's table on its first suggest, which answers as later ones do", async () => {
+    const fresh = await ctx.newDataset(provider, { name: 'サジェスト初回' });
+    const id = await register(fresh, '渋谷ストリーム', 35.657, 139.703);
+    await index().catchUp();
+    await index().whenIdle();
+    expect(index().isReady(fresh)).toBe(true);
+    expect(index().suggestTables([fresh])).toBeUndefined();
+    const res = await raw(q([fresh], 'しぶやす'));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.suggestions.map((s: Suggestion) => [s.poi_id, s.match])).toEqual([[id, 'reading_prefix']]);
+    expect(index().suggestTables([fresh])).toBeDefined();
+  });
+
   it('keeps in step with writes: a POI added, renamed or removed after the tables were built', async () => {
     await suggest(q([randomSet], 'しぶ'), true, [randomSet]);
     const added = await register(randomSet, 'シブヤ新店', 35.7, 139.7);

@@ -120,6 +120,12 @@ export interface SearchIndex {
    * built; otherwise undefined (PostgreSQL answers), and the missing tables are built meanwhile.
    */
   suggestTables(datasetIds: string[]): SuggestTable[] | undefined;
+  /**
+   * The same, waiting for tables being built when every dataset is ready in memory: a large
+   * dataset's first suggests wait for its table (seconds at a million POIs) rather than each
+   * reading every matching row from PostgreSQL meanwhile. Undefined when PostgreSQL must answer.
+   */
+  suggestTablesBuilt(datasetIds: string[]): Promise<SuggestTable[] | undefined>;
   /** Resolves once the suggest tables of these datasets, those ready in memory, are built (tests, bench). */
   prepareSuggest(datasetIds: string[]): Promise<void>;
   state(): SearchIndexState;
@@ -602,6 +608,19 @@ export function createSearchIndex(deps: {
         }
       }
       return missing ? undefined : tables;
+    },
+
+    async suggestTablesBuilt(datasetIds) {
+      const tables = this.suggestTables(datasetIds);
+      if (tables || !enabled || stopped || Date.now() - lastReadAt > staleMs) return tables;
+      const builds: Array<Promise<void>> = [];
+      for (const id of datasetIds) {
+        const s = states.get(id);
+        if (s?.status !== 'ready') return undefined;
+        if (!suggestBuilt.has(s.index)) builds.push(buildSuggest(s.index));
+      }
+      await Promise.all(builds);
+      return this.suggestTables(datasetIds);
     },
 
     async prepareSuggest(datasetIds) {

@@ -81,7 +81,7 @@ export function createSuggester(deps: { db: Db; searchIndex?: SearchIndex }): Su
       const q: SuggestRequest = { keys: suggestQuery(input.q).keys, point };
       const top = new TopSuggestions(input.limit, !!point);
       if (q.keys.length) {
-        const tables = deps.searchIndex?.suggestTables(ids);
+        const tables = await deps.searchIndex?.suggestTablesBuilt(ids);
         if (tables) {
           last = 'memory';
           for (const table of tables) table.suggest(q, top);
