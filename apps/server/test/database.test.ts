@@ -24,4 +24,21 @@ describe('PostgreSQL pool', () => {
       await scratch.drop();
     }
   });
+
+  it('lets instances started together on an empty database migrate it one after the other', async (ctx) => {
+    if (!process.env.TEST_DATABASE_URL) ctx.skip();
+    const scratch = await createScratchDatabase();
+    try {
+      // createScratchDatabase opens nothing: the database is empty until the first open migrates it.
+      const opened = await Promise.allSettled([1, 2, 3].map(() => openDatabase({ url: scratch.env.DATABASE_URL! })));
+      expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+      const databases = opened.map((o) => (o as PromiseFulfilledResult<Awaited<ReturnType<typeof openDatabase>>>).value);
+      const applied = (await databases[0]!.db.execute(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`)).rows[0] as { n: number };
+      const files = (await import('node:fs')).readdirSync(new URL('../src/db/migrations', import.meta.url)).filter((f) => f.endsWith('.sql'));
+      expect(applied.n).toBe(files.length);
+      await Promise.all(databases.map((d) => d.close()));
+    } finally {
+      await scratch.drop();
+    }
+  });
 });

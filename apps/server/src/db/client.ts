@@ -124,13 +124,41 @@ function guardPool(pool: pg.Pool, onError: ((err: Error) => void) | undefined): 
   return pool;
 }
 
+/** The advisory lock key the migrations run under (any constant of this product's own). */
+const MIGRATION_LOCK = 7_312_024_601;
+
+/**
+ * Runs the migrations under a session-level advisory lock, on one connection: instances started
+ * together on an empty database wait for the first one's migrations instead of running the same
+ * `CREATE EXTENSION` / `CREATE TABLE` at once (the second failed and exited, seen behind nginx in
+ * scripts/deploy-check.mjs). The next one then finds every migration applied.
+ */
+async function migrateLocked(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } catch (err) {
+    failure = err as Error;
+    throw err;
+  } finally {
+    // A connection that failed may still hold the lock: it is closed, not pooled (closing frees it).
+    client.release(failure);
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = guardPool(new pg.Pool({ connectionString: options.url, max: 20, ...RECONNECT_OPTIONS }), options.onIdleError);
     const db = drizzlePg(pool);
     try {
       await assertUtf8Ctype(db);
-      await migratePg(db, { migrationsFolder });
+      await migrateLocked(pool);
     } catch (err) {
       await pool.end();
       throw err;
