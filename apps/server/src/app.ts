@@ -18,6 +18,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { authPlugin } from './plugins/auth';
 import { securityHeadersPlugin } from './plugins/security-headers';
+import { RequestLogs } from './plugins/request-logs';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/error-handler';
 import { documentRoute, SECURITY_SCHEMES } from './plugins/openapi';
 import { circuitRateLimitStore } from './plugins/rate-limit-store';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    logController: new RequestLogs(),
     // A hop count trusts that many proxies nearest the server (what Fastify does with a number).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Long path parameters reach their route, whose schema refuses them (after authentication);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureLog, createTestContext, magicTokenOf, uniqueEmail, type TestContext } from './helpers';
+import { bearer, captureLog, createTestContext, magicTokenOf, uniqueEmail, type TestContext } from './helpers';
 
 /** Sign-in verifications from one client address (as the server sees it) until the IP limit answers 429. */
 async function verifyStatuses(ctx: TestContext, count: number, forwardedFor: (i: number) => string) {
@@ -81,5 +81,32 @@ describe('request logs', () => {
     const everything = log.lines.map((l) => JSON.stringify(l)).join('\n');
     expect(everything).not.toContain(token);
     expect(everything).not.toContain(`code=${code}`);
+  });
+
+  it('leave out the public API\'s 200s; its other answers write one line with the request, the console two as before', async () => {
+    const consumer = await ctx.newUser('individual', 'logs');
+    const created = await ctx.api('POST', '/api-keys', consumer, { name: 'ログ' });
+    expect(created.statusCode, created.body).toBe(200);
+    const key = created.json().data.key as string;
+    const dataset = await ctx.newDataset(await ctx.newProvider('logs-provider'));
+    const call = async (url: string, headers: Record<string, string> = {}) => {
+      const id = `log-check-${Math.random().toString(36).slice(2, 12)}`;
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { 'x-request-id': id, ...headers } });
+      return { status: res.statusCode, lines: log.lines.filter((l) => l.reqId === id) };
+    };
+    const ok = await call(`/api/v1/poi/search?dataset_id=${dataset}&latitude=35.68&longitude=139.76`, { 'x-api-key': key });
+    expect(ok.status).toBe(200);
+    expect(ok.lines).toEqual([]);
+    const refused = await call(`/api/v1/poi/search?dataset_id=${dataset}`);
+    expect(refused.status).toBe(401);
+    expect(refused.lines.map((l) => [l.msg, (l.res as { statusCode: number }).statusCode, (l.req as { url: string }).url])).toEqual([
+      ['request completed', 401, `/api/v1/poi/search?dataset_id=${dataset}`],
+    ]);
+    const invalid = await call(`/api/v1/poi/search?dataset_id=${dataset}&latitude=91&longitude=0`, { 'x-api-key': key });
+    expect(invalid.status).toBe(400);
+    expect(invalid.lines.map((l) => l.msg)).toEqual(['request completed']);
+    const consoleCall = await call('/console/v1/api-keys', bearer(consumer.token));
+    expect(consoleCall.status).toBe(200);
+    expect(consoleCall.lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
   });
 });
