@@ -2,8 +2,8 @@
  * `npm run backup -- <dir>` and `npm run restore -- <dir> [--force]` (docs/operations.md "Backups").
  *
  * A backup is a directory: `manifest.json` (format, engine, time, every table's row count, each
- * file's size and SHA-256), the database (`pglite.tar.gz`, PGlite's own dump of its data
- * directory; or `postgres.dump`, pg_dump's custom format) and `app-secret` when DATA_DIR has one
+ * file's size and SHA-256), the database (`pglite.tar.gz`, the PGlite data directory after a
+ * clean shutdown; or `postgres.dump`, pg_dump's custom format) and `app-secret` when DATA_DIR has one
  * (sign-in links and search cursors are signed with it).
  *
  * PGlite is PostgreSQL inside the server's process: nothing else can open its directory while the
@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PGlite } from '@electric-sql/pglite';
@@ -61,8 +61,8 @@ function readEnv(env: NodeJS.ProcessEnv): Env {
 }
 
 /** Opens a PGlite directory with the extensions the migrations create (as db/client.ts does), without migrating it. */
-function openPglite(dataDir: string, loadDataDir?: Blob): Promise<PGlite> {
-  return PGlite.create({ dataDir, loadDataDir, extensions: { pg_trgm, cube, earthdistance } });
+function openPglite(dataDir: string): Promise<PGlite> {
+  return PGlite.create({ dataDir, extensions: { pg_trgm, cube, earthdistance } });
 }
 
 /** Exact row counts of every table of the product (public) and of the migrations' journal (drizzle). */
@@ -89,9 +89,15 @@ function refuseWhileServerRuns(dataDir: string, what: 'backup' | 'restore'): voi
   );
 }
 
-function fileEntry(file: string): { bytes: number; sha256: string } {
-  const data = readFileSync(file);
-  return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+/** Size and SHA-256 of a file, read as a stream (a database archive may be larger than memory). */
+async function fileEntry(file: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }
 
 /** A new, empty backup directory (never into an existing backup or other files). */
@@ -100,12 +106,12 @@ function prepareTarget(target: string): void {
   mkdirSync(target, { recursive: true });
 }
 
-function finishBackup(target: string, env: Env, engine: Manifest['engine'], dbFile: string, tables: Manifest['tables']): Manifest {
-  const files: Manifest['files'] = { [dbFile]: fileEntry(path.join(target, dbFile)) };
+async function finishBackup(target: string, env: Env, engine: Manifest['engine'], dbFile: string, tables: Manifest['tables']): Promise<Manifest> {
+  const files: Manifest['files'] = { [dbFile]: await fileEntry(path.join(target, dbFile)) };
   const secret = path.join(env.dataDir, SECRET_FILE);
   if (existsSync(secret)) {
     writeFileSync(path.join(target, SECRET_FILE), readFileSync(secret), { mode: 0o600 });
-    files[SECRET_FILE] = fileEntry(path.join(target, SECRET_FILE));
+    files[SECRET_FILE] = await fileEntry(path.join(target, SECRET_FILE));
   }
   const manifest: Manifest = { format: FORMAT, version: FORMAT_VERSION, engine, created_at: new Date().toISOString(), tables, files };
   writeFileSync(path.join(target, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -118,22 +124,25 @@ async function backupPglite(env: Env, target: string): Promise<Manifest> {
   refuseWhileServerRuns(env.dataDir, 'backup');
   prepareTarget(target);
   const db = await openPglite(source);
+  let tables: Manifest['tables'];
   try {
-    // Data files up to date, so the dump needs no WAL replay when it is loaded.
-    await db.exec('CHECKPOINT');
-    const tables = await tableCounts(db);
-    const dump = await db.dumpDataDir('gzip');
-    writeFileSync(path.join(target, PGLITE_FILE), Buffer.from(await dump.arrayBuffer()));
-    return finishBackup(target, env, 'pglite', PGLITE_FILE, tables);
+    tables = await tableCounts(db);
   } finally {
+    // A clean shutdown (a checkpoint): the directory is then a complete, consistent PostgreSQL data directory.
     await db.close();
   }
+  // Streamed by tar rather than PGlite's dumpDataDir, which builds the whole archive in memory
+  // (measured: 2.7 GB of RSS for a 737 MB directory).
+  run('tar', ['--create', '--gzip', `--file=${path.join(target, PGLITE_FILE)}`, `--directory=${env.dataDir}`, '--exclude=pglite/postmaster.pid', 'pglite']);
+  // Nothing may have written to the directory while tar read it.
+  refuseWhileServerRuns(env.dataDir, 'backup');
+  return finishBackup(target, env, 'pglite', PGLITE_FILE, tables);
 }
 
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new UsageError(`${command} is not installed (Debian: apt-get install postgresql-client). The steps by hand are in docs/operations.md "Backups".`);
+    throw new UsageError(`${command} is not installed${command.startsWith('pg_') ? ' (Debian: apt-get install postgresql-client). The steps by hand are in docs/operations.md "Backups"' : ''}.`);
   }
   if (result.status !== 0) throw new Error(`${command} failed (exit ${result.status ?? result.signal})`);
 }
@@ -157,13 +166,13 @@ async function backupPostgres(env: Env & { databaseUrl: string }, target: string
   return finishBackup(target, env, 'postgres', POSTGRES_FILE, tables);
 }
 
-function readManifest(source: string): Manifest {
+async function readManifest(source: string): Promise<Manifest> {
   const file = path.join(source, MANIFEST_FILE);
   if (!existsSync(file)) throw new UsageError(`${source} is not a POI Cloud backup (no ${MANIFEST_FILE})`);
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
   if (manifest.format !== FORMAT || manifest.version !== FORMAT_VERSION) throw new UsageError(`${file}: unknown backup format`);
   for (const [name, expected] of Object.entries(manifest.files)) {
-    const actual = existsSync(path.join(source, name)) ? fileEntry(path.join(source, name)) : undefined;
+    const actual = existsSync(path.join(source, name)) ? await fileEntry(path.join(source, name)) : undefined;
     if (!actual || actual.sha256 !== expected.sha256) throw new UsageError(`${path.join(source, name)} is missing or damaged (its SHA-256 differs from the manifest's)`);
   }
   return manifest;
@@ -210,14 +219,16 @@ async function restorePglite(source: string, env: Env, manifest: Manifest, force
   // Loaded and checked beside the final place, then renamed: a failed restore leaves no half database as DATA_DIR/pglite.
   const staging = path.join(env.dataDir, 'pglite.restoring');
   rmSync(staging, { recursive: true, force: true });
-  const db = await openPglite(staging, new Blob([readFileSync(path.join(source, PGLITE_FILE))]));
+  mkdirSync(staging);
+  run('tar', ['--extract', '--gzip', `--file=${path.join(source, PGLITE_FILE)}`, `--directory=${staging}`]);
+  const db = await openPglite(path.join(staging, 'pglite'));
   try {
     assertSameCounts(manifest.tables, await tableCounts(db));
-    await db.exec('CHECKPOINT');
   } finally {
     await db.close();
   }
-  renameSync(staging, path.join(env.dataDir, 'pglite'));
+  renameSync(path.join(staging, 'pglite'), path.join(env.dataDir, 'pglite'));
+  rmSync(staging, { recursive: true });
   restoreSecret(source, env, manifest);
 }
 
@@ -291,7 +302,7 @@ async function main(argv: string[]): Promise<void> {
     console.log(`backup of ${manifest.engine} (${Object.keys(manifest.tables).length} tables, ${rows} rows) written to ${target} in ${Date.now() - started} ms`);
     return;
   }
-  const manifest = readManifest(target);
+  const manifest = await readManifest(target);
   if (manifest.engine === 'postgres' && !env.databaseUrl) throw new UsageError('This is a PostgreSQL backup: set DATABASE_URL to the (new, empty) database to restore it into');
   if (manifest.engine === 'pglite' && env.databaseUrl) throw new UsageError('This is a backup of the embedded database (PGlite): unset DATABASE_URL to restore it into DATA_DIR');
   if (manifest.engine === 'postgres') await restorePostgres(target, { ...env, databaseUrl: env.databaseUrl! }, manifest, force);
