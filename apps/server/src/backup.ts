@@ -7,13 +7,14 @@
  * (sign-in links and search cursors are signed with it).
  *
  * PGlite is PostgreSQL inside the server's process: nothing else can open its directory while the
- * server runs, so both commands refuse then (lib/data-dir-lock.ts) and say how to stop it.
+ * server runs (lib/data-dir-lock.ts). A backup then asks the server for a copy, made in a short
+ * pause it logs (lib/pglite-snapshot.ts); a restore refuses and says how to stop it.
  *
  * Reads DATA_DIR and DATABASE_URL as the server does (config.ts), but not through loadConfig:
  * that would create an app secret in the directory being restored into.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,6 +24,7 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { dataDirHolder } from './lib/data-dir-lock';
+import { SNAPSHOT_DIR, SNAPSHOT_DONE, SNAPSHOT_REQUEST, type SnapshotDone } from './lib/pglite-snapshot';
 
 const FORMAT = 'poi-cloud-backup';
 const FORMAT_VERSION = 1;
@@ -79,14 +81,39 @@ async function tableCounts(db: Queryable): Promise<Record<string, number>> {
   return counts;
 }
 
-function refuseWhileServerRuns(dataDir: string, what: 'backup' | 'restore'): void {
+function refuseWhileServerRuns(dataDir: string): void {
   const pid = dataDirHolder(dataDir);
   if (pid === undefined) return;
   throw new UsageError(
-    `A POI Cloud server (process ${pid}) is running on ${dataDir}. The embedded database (PGlite) lives inside that process, ` +
-      `so a ${what} cannot read it consistently while it runs. Stop the server (kill -TERM ${pid}, or Ctrl-C: it finishes in-flight ` +
-      `requests and writes buffered usage first), run the ${what}, then start it again.`,
+    `A POI Cloud server (process ${pid}) is running on ${dataDir}. Its embedded database (PGlite) lives inside that process ` +
+      `and cannot be replaced under it. Stop the server (kill -TERM ${pid}, or Ctrl-C: it finishes in-flight requests and writes ` +
+      `buffered usage first), run the restore, then start it again.`,
   );
+}
+
+/**
+ * Asks the running server for a consistent copy of its directory (lib/pglite-snapshot.ts):
+ * the request file, then SIGUSR2, then its answer. Answers the copy's path.
+ */
+async function requestSnapshot(dataDir: string, pid: number): Promise<string> {
+  const id = randomUUID();
+  const doneFile = path.join(dataDir, SNAPSHOT_DONE);
+  rmSync(doneFile, { force: true });
+  writeFileSync(path.join(dataDir, SNAPSHOT_REQUEST), JSON.stringify({ id }));
+  console.log(`asking the running server (process ${pid}) for a copy of its database; its database queries wait while it copies`);
+  process.kill(pid, 'SIGUSR2');
+  for (;;) {
+    const done = existsSync(doneFile) ? (JSON.parse(readFileSync(doneFile, 'utf8')) as SnapshotDone) : undefined;
+    if (done?.id === id) {
+      rmSync(doneFile, { force: true });
+      rmSync(path.join(dataDir, SNAPSHOT_REQUEST), { force: true });
+      if (!done.ok) throw new Error(`the server could not copy its database: ${done.error ?? 'unknown error'}`);
+      console.log(`the server paused for ${done.paused_ms} ms`);
+      return path.join(dataDir, SNAPSHOT_DIR, 'pglite');
+    }
+    if (dataDirHolder(dataDir) !== pid) throw new Error(`the server (process ${pid}) stopped before it answered`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Size and SHA-256 of a file, read as a stream (a database archive may be larger than memory). */
@@ -121,21 +148,27 @@ async function finishBackup(target: string, env: Env, engine: Manifest['engine']
 async function backupPglite(env: Env, target: string): Promise<Manifest> {
   const source = path.join(env.dataDir, 'pglite');
   if (!existsSync(path.join(source, 'PG_VERSION'))) throw new UsageError(`No PGlite database in ${source} (DATA_DIR=${env.dataDir})`);
-  refuseWhileServerRuns(env.dataDir, 'backup');
   prepareTarget(target);
-  const db = await openPglite(source);
+  const pid = dataDirHolder(env.dataDir);
+  // Running: the server's copy (a checkpoint, then the files, while it holds its one connection); stopped: the directory itself.
+  const copy = pid === undefined ? source : await requestSnapshot(env.dataDir, pid);
   let tables: Manifest['tables'];
   try {
-    tables = await tableCounts(db);
+    const db = await openPglite(copy);
+    try {
+      tables = await tableCounts(db);
+    } finally {
+      // A clean shutdown (a checkpoint): the directory is then a complete, consistent PostgreSQL data directory.
+      await db.close();
+    }
+    // Streamed by tar rather than PGlite's dumpDataDir, which builds the whole archive in memory
+    // (measured: 2.7 GB of RSS for a 737 MB directory).
+    run('tar', ['--create', '--gzip', `--file=${path.join(target, PGLITE_FILE)}`, `--directory=${path.dirname(copy)}`, '--exclude=pglite/postmaster.pid', 'pglite']);
+    // Stopped: nothing may have started on the directory while tar read it.
+    if (pid === undefined && dataDirHolder(env.dataDir) !== undefined) throw new Error('a server started on the directory during the backup: run it again');
   } finally {
-    // A clean shutdown (a checkpoint): the directory is then a complete, consistent PostgreSQL data directory.
-    await db.close();
+    if (copy !== source) rmSync(path.dirname(copy), { recursive: true, force: true });
   }
-  // Streamed by tar rather than PGlite's dumpDataDir, which builds the whole archive in memory
-  // (measured: 2.7 GB of RSS for a 737 MB directory).
-  run('tar', ['--create', '--gzip', `--file=${path.join(target, PGLITE_FILE)}`, `--directory=${env.dataDir}`, '--exclude=pglite/postmaster.pid', 'pglite']);
-  // Nothing may have written to the directory while tar read it.
-  refuseWhileServerRuns(env.dataDir, 'backup');
   return finishBackup(target, env, 'pglite', PGLITE_FILE, tables);
 }
 
@@ -212,7 +245,7 @@ function restoreSecret(source: string, env: Env, manifest: Manifest): void {
 }
 
 async function restorePglite(source: string, env: Env, manifest: Manifest, force: boolean): Promise<void> {
-  refuseWhileServerRuns(env.dataDir, 'restore');
+  refuseWhileServerRuns(env.dataDir);
   const names = manifest.files[SECRET_FILE] ? ['pglite', SECRET_FILE] : ['pglite'];
   clearDataDir(env, names, force);
   mkdirSync(env.dataDir, { recursive: true });

@@ -2,12 +2,19 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DatabaseLocaleError } from './db/client';
 import { holdDataDir } from './lib/data-dir-lock';
+import { answerSnapshotRequest, type SnapshotSource } from './lib/pglite-snapshot';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Before the database opens (migrations included): `npm run backup` and `restore` refuse while it is held.
-  if (!config.databaseUrl) process.on('exit', holdDataDir(config.dataDir));
+  // From before the database opens (migrations included): `npm run restore` refuses while the
+  // directory is held, and `npm run backup` asks this process for a copy (lib/pglite-snapshot.ts).
+  const snapshot: { source?: SnapshotSource } = {};
+  if (!config.databaseUrl) {
+    process.on('exit', holdDataDir(config.dataDir));
+    process.on('SIGUSR2', () => void answerSnapshotRequest(snapshot.source, config.dataDir));
+  }
   const app = await buildApp(config);
+  snapshot.source = { client: (app.database.db as unknown as { $client: SnapshotSource['client'] }).$client, log: app.log };
 
   let closing = false;
   const shutdown = async (signal: string) => {

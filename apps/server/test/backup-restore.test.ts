@@ -1,20 +1,24 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client';
-import { ADMIN_EMAIL, buildAppOn, consoleApi, contextCalls, createScratchDatabase, startMailbox, type Actor, type Caller, type Mailbox } from './helpers';
+import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
+import { ADMIN_EMAIL, buildAppOn, consoleApi, contextCalls, createScratchDatabase, freePort, startMailbox, type Actor, type Caller, type Mailbox } from './helpers';
 
 /*
  * `npm run backup` / `npm run restore` (src/backup.ts, docs/operations.md "Backups"): data made
  * through the real app (datasets, POIs, an API key's metered searches, a closed month's invoice,
  * a search cursor signed with the generated app secret) is backed up by the real command, restored
  * by it into a fresh place, and the restored database and server answer exactly as the original.
- * On PGlite the commands dump and load the data directory; with TEST_DATABASE_URL they run
- * pg_dump and pg_restore.
+ * On PGlite the commands archive and unpack the data directory; with TEST_DATABASE_URL they run
+ * pg_dump and pg_restore. On PGlite a running server (a real process) is backed up too: it
+ * copies its directory in a pause it logs, while metered searches keep being answered.
  */
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
@@ -162,17 +166,80 @@ describe('backup and restore', () => {
     }
   });
 
-  it.skipIf(onPostgres)('refuses while a server holds the PGlite directory, and says how to stop it', { timeout: 60_000 }, async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'poi-backup-held-'));
-    const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-    await database.close();
-    // This test's own process stands for the running server.
-    writeFileSync(path.join(dataDir, 'server.pid'), `${process.pid}\n`);
-    const backupDir = path.join(dataDir, 'backup');
-    const held = await runCommand(['backup', backupDir], { DATA_DIR: dataDir });
-    expect(held.code, held.output).toBe(2);
-    expect(held.output).toContain(`process ${process.pid}`);
-    expect(held.output).toContain(`kill -TERM ${process.pid}`);
-    expect(existsSync(backupDir)).toBe(false);
+  it.skipIf(onPostgres)('backs up a running server on PGlite through a pause it logs, while it keeps answering; a restore refuses until it stops', { timeout: 180_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'poi-backup-live-'));
+    const key = generateApiKey();
+    const datasetId = randomUUID();
+    const seed = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+    const [user] = (await seed.db.execute(sql`INSERT INTO users (email, account_type) VALUES ('live-backup@example.com', 'corporate') RETURNING id`)).rows as Array<{ id: string }>;
+    await seed.db.execute(sql`INSERT INTO api_keys (user_id, name, key_hash, prefix) VALUES (${user!.id}, 'k', ${hashApiKey(key)}, ${displayPrefixOf(key)})`);
+    await seed.db.execute(sql`INSERT INTO datasets (id, name, price_per_search, is_platform_dataset) VALUES (${datasetId}, 'd', 0.25, true)`);
+    await seed.close();
+
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'server.ts')], {
+      cwd: serverDir,
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development', APP_SECRET: '', WEB_DIST_DIR: '/nonexistent', REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const backupDir = path.join(dataDir, '..', `${path.basename(dataDir)}-backup`);
+    try {
+      while (!output.includes('POI Cloud is running')) {
+        if (child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Metered searches all along the backup.
+      const statuses: number[] = [];
+      let stop = false;
+      const load = (async () => {
+        while (!stop) {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/poi/search?dataset_id=${datasetId}`, { headers: { 'x-api-key': key } });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+        }
+      })();
+      while (statuses.length < 5) await new Promise((r) => setTimeout(r, 20));
+      const backup = await runCommand(['backup', backupDir], { DATA_DIR: dataDir });
+      const answeredDuringBackup = statuses.length;
+      while (statuses.length < answeredDuringBackup + 5) await new Promise((r) => setTimeout(r, 20));
+      stop = true;
+      await load;
+      expect(backup.code, backup.output).toBe(0);
+      expect(backup.output).toMatch(/the server paused for \d+ ms/);
+      expect(output).toContain('backup: pausing the database for a consistent copy');
+      expect(output).toMatch(/backup: copy done, queries resumed after \d+ ms/);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // The exchange leaves nothing behind in DATA_DIR.
+      expect(['backup-snapshot', 'backup-request.json', 'backup-done.json'].filter((f) => existsSync(path.join(dataDir, f)))).toEqual([]);
+
+      const refused = await runCommand(['restore', backupDir, '--force'], { DATA_DIR: dataDir });
+      expect(refused.code, refused.output).toBe(2);
+      expect(refused.output).toContain(`kill -TERM ${child.pid}`);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+
+    const restoredDir = mkdtempSync(path.join(tmpdir(), 'poi-backup-live-restored-'));
+    const restore = await runCommand(['restore', backupDir], { DATA_DIR: restoredDir });
+    expect(restore.code, restore.output).toBe(0);
+    expect(readFileSync(path.join(restoredDir, 'app-secret'), 'utf8')).toBe(readFileSync(path.join(dataDir, 'app-secret'), 'utf8'));
+    const original = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+    const restored = await openDatabase({ pgliteDir: path.join(restoredDir, 'pglite') });
+    try {
+      const ids = async (database: Database) => ((await database.db.execute(sql`SELECT request_id FROM usage_events ORDER BY request_id`)).rows as Array<{ request_id: string }>).map((r) => r.request_id);
+      const [before, after] = [await ids(restored), await ids(original)];
+      // The copy holds the events written before the pause (those still buffered in the server came in later), each as stored.
+      expect(before.filter((id) => !after.includes(id))).toEqual([]);
+      expect(after.length).toBeGreaterThan(before.length);
+      expect((await restored.db.execute(sql`SELECT name FROM datasets WHERE id = ${datasetId}`)).rows).toEqual([{ name: 'd' }]);
+    } finally {
+      await original.close();
+      await restored.close();
+    }
   });
 });
