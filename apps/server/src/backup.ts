@@ -24,7 +24,7 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { dataDirHolder } from './lib/data-dir-lock';
-import { SNAPSHOT_DIR, SNAPSHOT_DONE, SNAPSHOT_REQUEST, type SnapshotDone } from './lib/pglite-snapshot';
+import { SNAPSHOT_DIR, SNAPSHOT_REQUEST, snapshotDoneFile, type SnapshotDone } from './lib/pglite-snapshot';
 
 const FORMAT = 'poi-cloud-backup';
 const FORMAT_VERSION = 1;
@@ -97,16 +97,16 @@ function refuseWhileServerRuns(dataDir: string): void {
  */
 async function requestSnapshot(dataDir: string, pid: number): Promise<string> {
   const id = randomUUID();
-  const doneFile = path.join(dataDir, SNAPSHOT_DONE);
-  rmSync(doneFile, { force: true });
-  writeFileSync(path.join(dataDir, SNAPSHOT_REQUEST), JSON.stringify({ id }));
+  const doneFile = path.join(dataDir, snapshotDoneFile(id));
+  const requestFile = path.join(dataDir, SNAPSHOT_REQUEST);
+  writeFileSync(requestFile, JSON.stringify({ id }));
   console.log(`asking the running server (process ${pid}) for a copy of its database; its database queries wait while it copies`);
   process.kill(pid, 'SIGUSR2');
   for (;;) {
     const done = existsSync(doneFile) ? (JSON.parse(readFileSync(doneFile, 'utf8')) as SnapshotDone) : undefined;
     if (done?.id === id) {
       rmSync(doneFile, { force: true });
-      rmSync(path.join(dataDir, SNAPSHOT_REQUEST), { force: true });
+      if (existsSync(requestFile) && readFileSync(requestFile, 'utf8').includes(id)) rmSync(requestFile, { force: true });
       if (!done.ok) throw new Error(`the server could not copy its database: ${done.error ?? 'unknown error'}`);
       console.log(`the server paused for ${done.paused_ms} ms`);
       return path.join(dataDir, SNAPSHOT_DIR, 'pglite');

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,6 +200,8 @@ describe('backup and restore', () => {
           const res = await fetch(`http://127.0.0.1:${port}/api/v1/poi/search?dataset_id=${datasetId}`, { headers: { 'x-api-key': key } });
           await res.arrayBuffer();
           statuses.push(res.status);
+          // At most 50 a second: the key's account allows 6,000 a minute.
+          await new Promise((r) => setTimeout(r, 20));
         }
       })();
       while (statuses.length < 5) await new Promise((r) => setTimeout(r, 20));
@@ -214,7 +216,7 @@ describe('backup and restore', () => {
       expect(output).toMatch(/backup: copy done, queries resumed after \d+ ms/);
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
       // The exchange leaves nothing behind in DATA_DIR.
-      expect(['backup-snapshot', 'backup-request.json', 'backup-done.json'].filter((f) => existsSync(path.join(dataDir, f)))).toEqual([]);
+      expect(readdirSync(dataDir).filter((f) => f.startsWith('backup'))).toEqual([]);
 
       const refused = await runCommand(['restore', backupDir, '--force'], { DATA_DIR: dataDir });
       expect(refused.code, refused.output).toBe(2);

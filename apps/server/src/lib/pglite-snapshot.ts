@@ -13,7 +13,8 @@ import path from 'node:path';
 /** The copy (`<dataDir>/backup-snapshot/pglite`) and the files the backup command and the server exchange. */
 export const SNAPSHOT_DIR = 'backup-snapshot';
 export const SNAPSHOT_REQUEST = 'backup-request.json';
-export const SNAPSHOT_DONE = 'backup-done.json';
+/** The server's answer to one request: a file per request, so two backups at once never read each other's. */
+export const snapshotDoneFile = (id: string) => `backup-done-${id.replace(/[^0-9a-f-]/gi, '')}.json`;
 
 export interface SnapshotDone {
   id: string;
@@ -42,11 +43,18 @@ let busy = false;
 
 /** Answers the request in `dataDir` (written by the backup command before it signalled). */
 export async function answerSnapshotRequest(source: SnapshotSource | undefined, dataDir: string): Promise<void> {
-  if (busy) return;
-  busy = true;
   let id = '';
   try {
     id = String((JSON.parse(readFileSync(path.join(dataDir, SNAPSHOT_REQUEST), 'utf8')) as { id?: unknown }).id ?? '');
+  } catch {
+    return; // no request (a stray signal): nothing to answer
+  }
+  if (busy) {
+    writeDone(dataDir, { id, ok: false, error: 'another backup is being copied; try again when it is done' });
+    return;
+  }
+  busy = true;
+  try {
     if (!source) {
       writeDone(dataDir, { id, ok: false, error: 'the server is still starting (migrations, search index); try again once it runs' });
       return;
@@ -75,7 +83,7 @@ export async function answerSnapshotRequest(source: SnapshotSource | undefined, 
 }
 
 function writeDone(dataDir: string, done: SnapshotDone): void {
-  const file = path.join(dataDir, SNAPSHOT_DONE);
+  const file = path.join(dataDir, snapshotDoneFile(done.id));
   // Renamed into place, so the command never reads half a file.
   writeFileSync(`${file}.tmp`, JSON.stringify(done));
   renameSync(`${file}.tmp`, file);
