@@ -164,24 +164,26 @@ export function createPublicApiService(deps: {
     return rate;
   };
 
+  // Until a live key of an active account is known, requests count against the IP's limit. (Made
+  // once, not per request: a closure per call cost 1 % of a search under the bench's tsx.)
+  const reject = async (ip: string, code: ErrorCode, message: string): Promise<never> => {
+    const rate = await limitAnonymous(ip);
+    throw new PublicApiError(code, message, rate);
+  };
+
   return {
     async authenticate(input) {
-      // Until a live key of an active account is known, requests count against the IP's limit.
-      const reject = async (code: ErrorCode, message: string): Promise<never> => {
-        const rate = await limitAnonymous(input.ip);
-        throw new PublicApiError(code, message, rate);
-      };
       const key = apiKeyOf(input.authorization, input.apiKey);
-      if (!key) return reject('UNAUTHORIZED', publicApiMessages.keyMissing);
+      if (!key) return reject(input.ip, 'UNAUTHORIZED', publicApiMessages.keyMissing);
       // A typo fails its checksum here, without a database lookup.
-      if (!isWellFormedApiKey(key)) return reject('UNAUTHORIZED', publicApiMessages.keyMalformed);
+      if (!isWellFormedApiKey(key)) return reject(input.ip, 'UNAUTHORIZED', publicApiMessages.keyMalformed);
       const resolved = await apiKeys.resolve(hashApiKey(key));
-      if (!resolved) return reject('UNAUTHORIZED', publicApiMessages.keyInvalid);
+      if (!resolved) return reject(input.ip, 'UNAUTHORIZED', publicApiMessages.keyInvalid);
       const status = statusOf(resolved.key);
-      if (status === 'revoked') return reject('UNAUTHORIZED', publicApiMessages.keyRevoked);
-      if (status === 'expired') return reject('UNAUTHORIZED', publicApiMessages.keyExpired);
-      if (resolved.user.status !== 'active') return reject('ACCOUNT_SUSPENDED', messages.accountSuspended);
-      if (resolved.corporateStatus === 'suspended') return reject('ACCOUNT_SUSPENDED', messages.corporateSuspended);
+      if (status === 'revoked') return reject(input.ip, 'UNAUTHORIZED', publicApiMessages.keyRevoked);
+      if (status === 'expired') return reject(input.ip, 'UNAUTHORIZED', publicApiMessages.keyExpired);
+      if (resolved.user.status !== 'active') return reject(input.ip, 'ACCOUNT_SUSPENDED', messages.accountSuspended);
+      if (resolved.corporateStatus === 'suspended') return reject(input.ip, 'ACCOUNT_SUSPENDED', messages.corporateSuspended);
 
       const version = await pricing.versionAt(resolved.user.accountType, new Date());
       const rate = await limiter.hit(`user:${resolved.user.id}`, version.rateLimitPerMinute);
