@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +163,7 @@ describe('backup and restore', () => {
       await mailbox.close();
       await source.drop();
       await target.drop();
+      for (const dir of [sourceDir, targetDir, path.dirname(backupDir)]) rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -242,6 +243,7 @@ describe('backup and restore', () => {
     } finally {
       await original.close();
       await restored.close();
+      for (const dir of [dataDir, backupDir, restoredDir]) rmSync(dir, { recursive: true, force: true });
     }
   });
 });
