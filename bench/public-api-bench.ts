@@ -423,13 +423,14 @@ async function publicVsRawSql(o: PublicApiBenchOptions, apiKey: string, pois: nu
     const raw = { done: 0, errors: 0 };
     const api = { ok: 0, non2xx: 0, errors: 0, timeouts: 0, p50: [] as number[], p99: [] as number[] };
     let serverCpu = 0;
+    let postgresCpu: number | undefined = 0;
     const rawRound = async () => {
       const r = await rawClients.run(seconds);
       raw.done += r.done;
       raw.errors += r.errors;
     };
     const apiRound = async (round: number) => {
-      const cpuBefore = cpuSeconds().server;
+      const cpuBefore = cpuSeconds();
       const load = await profiled(round, () =>
         runLoad({
           url: o.base,
@@ -439,7 +440,9 @@ async function publicVsRawSql(o: PublicApiBenchOptions, apiKey: string, pois: nu
           randomPoint: { base: `/api/v1/poi/search?dataset_id=${o.datasetId}&radius=1000&limit=20`, ...TOKYO },
         }),
       );
-      serverCpu += cpuSeconds().server - cpuBefore;
+      const cpuAfter = cpuSeconds();
+      serverCpu += cpuAfter.server - cpuBefore.server;
+      postgresCpu = postgresCpu === undefined || cpuAfter.postgres === undefined || cpuBefore.postgres === undefined ? undefined : postgresCpu + cpuAfter.postgres - cpuBefore.postgres;
       api.ok += load['2xx'];
       api.non2xx += load.non2xx;
       api.errors += load.errors;
@@ -470,7 +473,9 @@ async function publicVsRawSql(o: PublicApiBenchOptions, apiKey: string, pois: nu
       `  ${label}: radius 1 km, 20 POIs, a different random Tokyo point per search; ${rounds} rounds of ${seconds} s each, taking turns\n` +
         `    raw SQL: ${VS_SQL_CONNECTIONS} clients of a pg Pool, the public search's prepared KNN statement (the total's window), no HTTP: ${rawRate.toFixed(0)} statements/s, errors ${raw.errors}\n` +
         `    public API: autocannon ${VS_SQL_CONNECTIONS} connections, in-memory index: ${rate.toFixed(0)} searches/s (per round p50 ${api.p50.join('/')} ms, p99 ${api.p99.join('/')} ms), ` +
-        `${fromIndex} answered from memory, cache hits ${hits}; server CPU ${((serverCpu / Math.max(api.ok, 1)) * 1e6).toFixed(0)} µs per search\n` +
+        `${fromIndex} answered from memory, cache hits ${hits}; server CPU ${((serverCpu / Math.max(api.ok, 1)) * 1e6).toFixed(0)} µs per search` +
+        // Every postgres process on the machine: the usage writes, and whatever else runs there.
+        `${postgresCpu === undefined ? '' : `, PostgreSQL CPU meanwhile ${postgresCpu.toFixed(1)} s`}\n` +
         `    200s sent ${served200}, non-2xx ${api.non2xx}, errors ${api.errors}, timeouts ${api.timeouts}; metered ${metered} ${metered === served200 ? '= 200s sent' : '≠ 200s sent'}\n` +
         `    public / raw SQL = ${gain.toFixed(2)}×  ${strict ? `target ≥3×, 0 errors, metered = 200s ${ok ? 'PASS' : 'FAIL'}` : '(reported)'}` +
         (process.env.BENCH_CPU_PROFILE ? `\n    CPU profiles of the server under the API's load: ${process.env.BENCH_CPU_PROFILE}.1 … .${rounds}` : ''),
