@@ -32,4 +32,9 @@ describe('API key format', () => {
     expect(hashApiKey(key)).not.toContain(key.slice(9));
     expect(displayPrefixOf(key)).toBe(key.slice(0, 15));
   });
+
+  it('hashes as the stored keys were hashed: SHA-256 of the key, in hex', () => {
+    // Every key row in a database holds this value: a different digest would lock every caller out.
+    expect(hashApiKey('poi_live_abc')).toBe('31507d1166df476ee8a4aa8747ba265bc5bbc1a7ff99bc904b2597613180ca61');
+  });
 });

