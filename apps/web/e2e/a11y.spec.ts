@@ -625,15 +625,18 @@ test.describe('keyboard only', () => {
     await expect(docs.getByRole('heading', { level: 1, name: 'POI Cloud 公開検索API' })).toBeVisible();
     // The examples come with the API definition, after the heading: tabbing before they are there
     // runs past the page's last link (a loaded CI machine did, once).
-    await expect(docs.getByRole('tab', { name: 'curl' })).toBeVisible();
+    // The search's examples (the suggest's follow under 「リクエスト例(suggest)」): the first curl tab.
+    const examples = docs.getByRole('region', { name: 'リクエスト例', exact: true });
+    await expect(examples.getByRole('tab', { name: 'curl' })).toBeVisible();
     await tabTo(docs, 'curl');
+    await expect(examples.getByRole('tab', { name: 'curl' })).toBeFocused();
     await press(docs, 'ArrowRight');
-    await expect(docs.getByRole('tab', { name: 'JavaScript' })).toBeFocused();
-    await expect(docs.getByRole('tab', { name: 'JavaScript' })).toHaveAttribute('aria-selected', 'true');
+    await expect(examples.getByRole('tab', { name: 'JavaScript' })).toBeFocused();
+    await expect(examples.getByRole('tab', { name: 'JavaScript' })).toHaveAttribute('aria-selected', 'true');
     await press(docs, 'End');
-    await expect(docs.getByLabel('Python の例')).toContainText('requests.get(');
+    await expect(examples.getByLabel('Python の例')).toContainText('requests.get(');
     await press(docs, 'Home');
-    await expect(docs.getByRole('tab', { name: 'curl' })).toHaveAttribute('aria-selected', 'true');
+    await expect(examples.getByRole('tab', { name: 'curl' })).toHaveAttribute('aria-selected', 'true');
     await docs.close();
 
     // Logout from the user menu: ↑ opens it on the last item.

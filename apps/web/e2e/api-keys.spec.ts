@@ -156,12 +156,15 @@ test('the API documentation opens in a new tab without the console shell, render
   await expect(docs.getByRole('heading', { level: 1, name: 'POI Cloud 公開検索API' })).toBeVisible();
   await expect(docs.getByLabel('サイドメニュー')).toHaveCount(0);
   await expect(docs.getByRole('button', { name: 'メニューを開く' })).toHaveCount(0);
-  await expect(docs.getByRole('cell', { name: 'dataset_id', exact: true })).toBeVisible();
-  await expect(docs.getByRole('row', { name: /radius/ })).toContainText('1〜50000');
-  await expect(docs.getByRole('row', { name: /^402/ })).toContainText('PAYMENT_REQUIRED');
-  await expect(docs.getByRole('cell', { name: 'X-RateLimit-Remaining', exact: true })).toBeVisible();
-  await docs.getByRole('tab', { name: 'Python' }).click();
-  await expect(docs.getByLabel('Python の例')).toContainText('requests.get(');
+  // The search's sections (the suggest's follow, named 「…(suggest)」).
+  const section = (name: string) => docs.getByRole('region', { name, exact: true });
+  await expect(section('パラメーター(クエリ文字列)').getByRole('cell', { name: 'dataset_id', exact: true })).toBeVisible();
+  await expect(section('パラメーター(クエリ文字列)').getByRole('row', { name: /^radius/ })).toContainText('1〜50000');
+  await expect(section('エラー').getByRole('row', { name: /^402/ })).toContainText('PAYMENT_REQUIRED');
+  await expect(section('応答ヘッダー').getByRole('cell', { name: 'X-RateLimit-Remaining', exact: true })).toBeVisible();
+  await expect(section('パラメーター(クエリ文字列)(suggest)').getByRole('cell', { name: 'q', exact: true })).toBeVisible();
+  await section('リクエスト例').getByRole('tab', { name: 'Python' }).click();
+  await expect(section('リクエスト例').getByLabel('Python の例')).toContainText('requests.get(');
   await shoot(docs, 'docs-api');
   await expectAxeClean(docs);
   await docs.setViewportSize({ width: 375, height: 800 });
