@@ -109,7 +109,7 @@ interface AutocannonSummary {
 }
 
 /** Runs a bench worker script in its own process and parses the JSON it prints. */
-function runJsonWorker<T>(script: string, options: Record<string, unknown>): Promise<T> {
+export function runJsonWorker<T>(script: string, options: Record<string, unknown>): Promise<T> {
   const worker = fileURLToPath(new URL(script, import.meta.url));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [worker, JSON.stringify(options)], {

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { runJsonWorker } from './public-api-bench';
 import { fmt, pct, type BenchResult } from './stats';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
@@ -72,11 +73,19 @@ export async function runSuggestBench(o: SuggestBenchOptions, pois: number): Pro
   // CPU time of this process (server and client) per call: unlike the latencies, not inflated when other work shares the cores.
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMsPerCall = (cpu.user + cpu.system) / 1000 / (ITERATIONS + WARMUP);
-  const ok = o.kind !== 'postgres' || (memory.p50 <= 1 && memory.p99 <= 5);
   console.log(
-    `    from memory: p50 ${fmt(memory.p50)} ms, p99 ${fmt(memory.p99)} ms over ${ITERATIONS} calls (${memory.empty} empty; ${cpuMsPerCall.toFixed(2)} ms of CPU per call, server and client)  target p50≤1 p99≤5 ${o.kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : '(reported)'}`,
+    `    from memory, client in this process: p50 ${fmt(memory.p50)} ms, p99 ${fmt(memory.p99)} ms over ${ITERATIONS} calls (${memory.empty} empty; ${cpuMsPerCall.toFixed(2)} ms of CPU per call, server and client)  (reported: the client's own work and garbage share the server's thread)`,
   );
-  results.push({ engine: o.kind, pois, label: 'suggest from memory', http: memory, raw: memory, ok });
+  // The same calls from a client in its own process (bench/latency-worker.mjs, one keep-alive
+  // connection, one call at a time), as an application calls the API: the target is judged here.
+  const paths = Array.from({ length: WARMUP + ITERATIONS }, (_, i) => url(i).slice(o.base.length));
+  const times = (await runJsonWorker<number[]>('./latency-worker.mjs', { base: o.base, paths, headers: { 'x-api-key': o.apiKey } })).slice(WARMUP).sort((a, b) => a - b);
+  const external = { p50: pct(times, 50), p99: pct(times, 99) };
+  const ok = o.kind !== 'postgres' || (external.p50 <= 1 && external.p99 <= 5);
+  console.log(
+    `    from memory, client in its own process: p50 ${fmt(external.p50)} ms, p99 ${fmt(external.p99)} ms over ${ITERATIONS} calls  target p50≤1 p99≤5 ${o.kind === 'postgres' ? (ok ? 'PASS' : 'FAIL') : '(reported)'}`,
+  );
+  results.push({ engine: o.kind, pois, label: 'suggest from memory, client in its own process', http: external, raw: memory, ok });
   index?.setEnabled(false);
   try {
     const sql = await timeCalls((i) => url(i * 7), SQL_CALLS, 1, o.apiKey);
