@@ -28,14 +28,13 @@ export async function expectAxeClean(page: Page, what?: string) {
   expect(await axeViolations(page, what)).toEqual([]);
 }
 
-/** The scan of expectAxeClean, answering the violations (for loops that report every screen at once). */
-export async function axeViolations(page: Page, what?: string): Promise<string[]> {
-  // Screens load lazily: scan once the screen is there (every screen has its h1), not its fallback.
-  await page.locator('h1').first().waitFor({ state: 'attached', timeout: 10_000 });
-  // And once what is entering or leaving (a toast sliding in, fading out) has come to rest: mid-way
-  // its colours are blended with the page (axe measured a toast's text at 1.9:1 while it faded in).
-  // A toast's countdown bar runs for as long as the toast shows, and spinners never end: both are
-  // left out.
+/**
+ * Resolves once what is entering or leaving (a toast sliding in, fading out) has come to rest:
+ * mid-way its colours are blended with the page and its box is scaled (a toast's 44 px button
+ * measured 43.9999 px while it bounced in). A toast's countdown bar runs for as long as the toast
+ * shows, and spinners never end: both are left out.
+ */
+export async function animationsSettled(page: Page) {
   await page.waitForFunction(
     () =>
       document
@@ -46,6 +45,15 @@ export async function axeViolations(page: Page, what?: string): Promise<string[]
     undefined,
     { timeout: 5_000 },
   );
+}
+
+/** The scan of expectAxeClean, answering the violations (for loops that report every screen at once). */
+export async function axeViolations(page: Page, what?: string): Promise<string[]> {
+  // Screens load lazily: scan once the screen is there (every screen has its h1), not its fallback.
+  await page.locator('h1').first().waitFor({ state: 'attached', timeout: 10_000 });
+  // And once what is entering or leaving (a toast sliding in, fading out) has come to rest: mid-way
+  // its colours are blended with the page (axe measured a toast's text at 1.9:1 while it faded in).
+  await animationsSettled(page);
   const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const viewport = page.viewportSize();
   const openDialog = await page.evaluate(() => {
