@@ -183,9 +183,9 @@ const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**
  * A decimal query parameter: absent is undefined; anything else must be a decimal number
- * (an empty `latitude=` is an error, not an omission; `0x23` is not 35).
+ * (an empty `latitude=` is an error, not an omission; `0x23` is not 35). The suggest uses it too.
  */
-const decimalParam = (label: string, min: number, max: number, range: string, description: string) =>
+export const decimalParam = (label: string, min: number, max: number, range: string, description: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' ? (DECIMAL.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v),
     z.number({ error: `${label}は数値で指定してください` }).min(min, range).max(max, range).optional().describe(description),

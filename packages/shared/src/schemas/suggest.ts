@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { messages } from '../messages';
 import { foldSearchWord } from '../search-fold';
 import { datasetIdSchema } from './datasets';
-import { poiSchema } from './pois';
+import { decimalParam, poiSchema } from './pois';
 
 export const SUGGEST_Q_MAX = 50;
 export const SUGGEST_MAX_LIMIT = 20;
@@ -21,14 +21,6 @@ export const suggestMessages = {
   limit: `件数(limit)は1から${SUGGEST_MAX_LIMIT}の整数で指定してください`,
   pointPair: '緯度と経度は両方を指定してください',
 } as const;
-
-/** A decimal number as sent in a URL (the search's rule: no hex, exponent or blank). */
-const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
-const decimalParam = (label: string, min: number, max: number, range: string, description: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? (DECIMAL.test(v.trim()) ? Number(v.trim()) : Number.NaN) : v),
-    z.number({ error: `${label}は数値で指定してください` }).min(min, range).max(max, range).optional().describe(description),
-  );
 
 export const suggestQuerySchema = z
   .object({
