@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EARTHDISTANCE_RADIUS_M, EARTH_MEAN_RADIUS_M } from '@poi/shared/geo';
-import { answersJson, cubeOf, DatasetIndexBuilder, prepareQuery, tuneIndexSearch, type DatasetIndex, type IndexPage, type PointQuery } from './dataset-index';
+import { answersJson, cubeOf, DatasetIndex, DatasetIndexBuilder, prepareQuery, tuneIndexSearch, type IndexPage, type PointQuery } from './dataset-index';
 
 /** A build page as PostgreSQL's page query writes it, from rows given here. */
 function pageOf(rows: Array<{ id: string; lat: number; lon: number; text: string }>): IndexPage {
@@ -143,3 +143,62 @@ describe('dataset index: every way of finding rows gives the same rows', () => {
   });
 });
 
+
+describe('dataset index snapshot', () => {
+  /** The snapshot's buffers as a file would hold them: one after another at any offset, read back as views of one buffer. */
+  function throughOneBuffer(s: ReturnType<DatasetIndex['toSnapshot']>, pad: number): ReturnType<DatasetIndex['toSnapshot']> {
+    const total = s.buffers.reduce((sum, b) => sum + b.byteLength + pad, 0);
+    const file = Buffer.alloc(total + 1);
+    let at = 1;
+    const views: Uint8Array[] = [];
+    for (const b of s.buffers) {
+      file.set(b, at);
+      views.push(file.subarray(at, at + b.byteLength));
+      at += b.byteLength + pad;
+    }
+    return { header: JSON.parse(JSON.stringify(s.header)) as typeof s.header, buffers: views };
+  }
+
+  it('an index read back from its snapshot gives the same answers, written rows and removals included', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rowArb, { minLength: 0, maxLength: 200 }),
+        fc.array(fc.record({ lat: fc.double({ min: 35.6, max: 35.75, noNaN: true }), lon: fc.double({ min: 139.6, max: 139.85, noNaN: true }), radius: fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: undefined }), words: fc.subarray(WORDS, { maxLength: 2 }) }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 7 }),
+        (rows, queries, pad) => {
+          const index = build(rows, 23);
+          // Some rows removed and some written since the build.
+          for (let k = 0; k < rows.length; k += 7) index.remove(idOf(k + 1));
+          index.upsert({ id: idOf(100_000), latitude: 35.7, longitude: 139.7, head: `{"poi_id":"${idOf(100_000)}"`, tail: ',"x":2', text: 'カフェ 東京' });
+          if (rows.length > 3) index.upsert({ id: idOf(3), latitude: 35.71, longitude: 139.71, head: `{"poi_id":"${idOf(3)}"`, tail: ',"x":3', text: 'ラーメン' });
+          const copy = DatasetIndex.fromSnapshot(throughOneBuffer(index.toSnapshot(), pad));
+          expect(copy.size).toBe(index.size);
+          expect(copy.datasetId).toBe(index.datasetId);
+          for (const q of queries) {
+            const query: PointQuery = { latitude: q.lat, longitude: q.lon, radius: q.radius, words: q.words.length ? q.words : undefined };
+            for (const tuning of [{ boxes: true, postingsScanMax: 0 }, { boxes: false, postingsScanMax: 0 }, { postingsScanMax: Infinity }]) {
+              const a = ids(index, query, 30, 101, tuning);
+              expect(ids(copy, query, 30, 101, tuning)).toEqual(a);
+            }
+            const a = index.search(prepareQuery(query), 30, 101)!;
+            const b = copy.search(prepareQuery(query), 30, 101)!;
+            expect(answersJson(b.matches.map((m) => copy.answerOf(m))).toString()).toEqual(answersJson(a.matches.map((m) => index.answerOf(m))).toString());
+          }
+          // The copy is an index of its own: a write to it leaves the original as it was.
+          copy.remove(idOf(100_000));
+          expect(copy.size).toBe(index.size - 1);
+        },
+      ),
+      { numRuns: 60, seed: 34 },
+    );
+  });
+
+  it('a snapshot of another format, or whose buffers do not fit its header, is refused', () => {
+    const index = build([{ lat: 35.7, lon: 139.7, words: ['カフェ'] }, { lat: 35.71, lon: 139.71, words: [] }]);
+    const s = index.toSnapshot();
+    expect(() => DatasetIndex.fromSnapshot({ header: { ...s.header, format: s.header.format + 1 }, buffers: s.buffers })).toThrow(/format/);
+    expect(() => DatasetIndex.fromSnapshot({ header: s.header, buffers: s.buffers.slice(1) })).toThrow(/snapshot/);
+    expect(() => DatasetIndex.fromSnapshot({ header: { ...s.header, rows: 3 }, buffers: s.buffers })).toThrow(/snapshot/);
+    expect(() => DatasetIndex.fromSnapshot({ header: s.header, buffers: s.buffers.map((b, k) => (k === 2 ? b.subarray(1) : b)) })).toThrow(/snapshot/);
+  });
+});

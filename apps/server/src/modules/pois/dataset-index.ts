@@ -226,6 +226,44 @@ export class BigramPostings {
     return out;
   }
 
+  /** The postings as buffers (a snapshot): the table, the counts, and every posting's bytes one after another. */
+  toBuffers(): { bits: number; postings: number; buffers: Uint8Array[] } {
+    const n = this.data.length;
+    const lengths = this.length.subarray(0, n);
+    let total = 0;
+    for (let p = 0; p < n; p++) total += lengths[p]!;
+    const packed = new Uint8Array(total);
+    let at = 0;
+    for (let p = 0; p < n; p++) {
+      packed.set(this.data[p]!.subarray(0, lengths[p]!), at);
+      at += lengths[p]!;
+    }
+    return { bits: this.bits, postings: n, buffers: [bytesOf(this.keys), bytesOf(this.slots), bytesOf(lengths), bytesOf(this.count.subarray(0, n)), packed] };
+  }
+
+  /** Postings from toBuffers' output (finished: no row can be added). */
+  static fromBuffers(bits: number, postings: number, buffers: Uint8Array[]): BigramPostings {
+    const [keys, slots, lengths, count, packed] = buffers;
+    const b = new BigramPostings();
+    b.bits = bits;
+    b.keys = typedOf(Float64Array, keys!, 1 << bits);
+    b.slots = typedOf(Int32Array, slots!, 1 << bits);
+    b.length = typedOf(Int32Array, lengths!, postings);
+    b.count = typedOf(Int32Array, count!, postings);
+    b.last = new Int32Array(0);
+    let at = 0;
+    for (let p = 0; p < postings; p++) {
+      const n = b.length[p]!;
+      if (at + n > packed!.length) throw new Error('search index snapshot: the postings are shorter than their lengths');
+      b.data.push(packed!.subarray(at, at + n));
+      at += n;
+    }
+    let bytes = b.keys.byteLength + b.slots.byteLength + 3 * b.length.byteLength;
+    for (let p = 0; p < postings; p++) bytes += b.length[p]! + 80;
+    b.bytes = bytes;
+    return b;
+  }
+
   /** Buffers trimmed to their length; the memory counted. */
   finish(): void {
     let bytes = this.keys.byteLength + this.slots.byteLength + 3 * this.length.byteLength;
@@ -497,8 +535,71 @@ export class DatasetIndexBuilder {
   finish(): DatasetIndex {
     this.postings.finish();
     this.postingBytes = this.postings.bytes;
-    return new DatasetIndex(this);
+    return DatasetIndex.fromBuilder(this);
   }
+}
+
+/** The layout's version: a snapshot of another is refused (and the dataset built from PostgreSQL). */
+export const SNAPSHOT_FORMAT = 1;
+
+/** What a snapshot holds beside its buffers: plain JSON values. */
+export interface DatasetIndexSnapshotHeader {
+  format: number;
+  datasetId: string;
+  /** Base rows (live or dead). */
+  rows: number;
+  deadCount: number;
+  chunks: number;
+  postingsBits: number;
+  postings: number;
+  baseBytes: number;
+  /** Rows written since the build, as their changes brought them. */
+  extra: IndexRow[];
+}
+
+/** A built DatasetIndex as bytes (toSnapshot, fromSnapshot). */
+export interface DatasetIndexSnapshot {
+  header: DatasetIndexSnapshotHeader;
+  buffers: Uint8Array[];
+}
+
+/** A typed array's bytes, not copied. */
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+type TypedArrayOf<T> = T extends new (buffer: ArrayBuffer, byteOffset: number, length: number) => infer A ? A : never;
+
+/** A typed array of `length` elements over these bytes: in place when aligned, else a copy; throws when the bytes are too few or too many. */
+function typedOf<C extends Float64ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor>(Type: C, bytes: Uint8Array, length: number): TypedArrayOf<C> {
+  if (bytes.byteLength !== length * Type.BYTES_PER_ELEMENT) throw new Error(`search index snapshot: ${bytes.byteLength} bytes where ${length} ${Type.name} elements were expected`);
+  // A copy (Buffer's slice would be a view at the same offset).
+  const aligned = bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0 ? bytes : new Uint8Array(bytes);
+  return new Type(aligned.buffer as ArrayBuffer, aligned.byteOffset, length) as TypedArrayOf<C>;
+}
+
+/** What a DatasetIndex is made of (built, or read from a snapshot). */
+interface IndexParts {
+  datasetId: string;
+  tree: KDBush;
+  ids: string[];
+  position: Map<string, number>;
+  lat: Float64Array;
+  lon: Float64Array;
+  cube: Float64Array;
+  rowOf: Uint32Array;
+  posOf: Uint32Array;
+  jsonChunks: Buffer[];
+  textChunks: Buffer[];
+  chunkOf: Uint32Array;
+  jsonStart: Uint32Array;
+  jsonEnd: Uint32Array;
+  textStart: Uint32Array;
+  textEnd: Uint32Array;
+  postings: BigramPostings;
+  dead: Uint8Array;
+  deadCount: number;
+  baseBytes: number;
 }
 
 /** Per row beyond its strings: the id string and its map entry, nine doubles, five offsets, kdbush's coordinates and id, and the tree order's two maps. */
@@ -533,54 +634,192 @@ export class DatasetIndex {
   private extraBytes = 0;
   readonly baseBytes: number;
 
-  constructor(b: DatasetIndexBuilder) {
-    this.datasetId = b.datasetId;
+  constructor(p: IndexParts) {
+    this.datasetId = p.datasetId;
+    this.tree = p.tree;
+    this.ids = p.ids;
+    this.position = p.position;
+    this.lat = p.lat;
+    this.lon = p.lon;
+    this.cube = p.cube;
+    this.rowOf = p.rowOf;
+    this.posOf = p.posOf;
+    this.jsonChunks = p.jsonChunks;
+    this.textChunks = p.textChunks;
+    this.chunkOf = p.chunkOf;
+    this.jsonStart = p.jsonStart;
+    this.jsonEnd = p.jsonEnd;
+    this.textStart = p.textStart;
+    this.textEnd = p.textEnd;
+    this.postings = p.postings;
+    this.dead = p.dead;
+    this.deadCount = p.deadCount;
+    this.baseBytes = p.baseBytes;
+  }
+
+  /** The index built from a builder's rows: kdbush's sort, and the cube points put in its order. */
+  static fromBuilder(b: DatasetIndexBuilder): DatasetIndex {
     const n = b.ids.length;
-    this.ids = b.ids;
-    this.position = b.position;
-    this.lat = b.lat;
-    this.lon = b.lon;
-    this.jsonChunks = b.jsonChunks;
-    this.textChunks = b.textChunks;
-    this.chunkOf = b.chunkOf;
-    this.jsonStart = b.jsonStart;
-    this.jsonEnd = b.jsonEnd;
-    this.textStart = b.textStart;
-    this.textEnd = b.textEnd;
-    this.postings = b.postings;
-    this.tree = new KDBush(Math.max(n, 1));
-    for (let i = 0; i < n; i++) this.tree.add(this.lon[i]!, this.lat[i]!);
+    const tree = new KDBush(Math.max(n, 1));
+    for (let i = 0; i < n; i++) tree.add(b.lon[i]!, b.lat[i]!);
     // kdbush cannot hold zero items: an empty dataset holds one point that is always dead.
-    if (n === 0) this.tree.add(0, 0);
-    this.tree.finish();
+    if (n === 0) tree.add(0, 0);
+    tree.finish();
     // The tree answers with positions in its own (spatial) order, and the cube points are kept in
     // that order: the rows of a box are then a few runs of adjacent memory, not a cache miss each
     // (the boxes' loop was bound by those misses). Rows keep their numbers (postings, texts and
     // answers refer to them); rowOf and posOf translate.
-    const treeIds = this.tree.ids;
+    const treeIds = tree.ids;
     const size = treeIds.length;
-    this.rowOf = Uint32Array.from(treeIds);
-    this.posOf = new Uint32Array(size);
-    this.cube = new Float64Array(3 * size);
+    const rowOf = Uint32Array.from(treeIds);
+    const posOf = new Uint32Array(size);
+    const cube = new Float64Array(3 * size);
     for (let p = 0; p < size; p++) {
-      const i = this.rowOf[p]!;
-      this.posOf[i] = p;
+      const i = rowOf[p]!;
+      posOf[i] = p;
       treeIds[p] = p;
       if (i < n) {
-        this.cube[3 * p] = b.cube[3 * i]!;
-        this.cube[3 * p + 1] = b.cube[3 * i + 1]!;
-        this.cube[3 * p + 2] = b.cube[3 * i + 2]!;
+        cube[3 * p] = b.cube[3 * i]!;
+        cube[3 * p + 1] = b.cube[3 * i + 1]!;
+        cube[3 * p + 2] = b.cube[3 * i + 2]!;
       }
     }
-    this.dead = new Uint8Array(Math.max(n, 1));
-    if (n === 0) this.dead[0] = 1;
+    const dead = new Uint8Array(Math.max(n, 1));
+    let deadCount = 0;
+    if (n === 0) dead[0] = 1;
     for (const i of b.superseded) {
-      this.dead[this.posOf[i]!] = 1;
-      this.deadCount += 1;
+      dead[posOf[i]!] = 1;
+      deadCount += 1;
     }
-    // ROW_BYTES counts kdbush's coordinates and ids and the two maps: the count is the builder's
-    // running one (a build that fit while it read its pages fits once finished).
-    this.baseBytes = b.bytes;
+    return new DatasetIndex({
+      datasetId: b.datasetId,
+      tree,
+      ids: b.ids,
+      position: b.position,
+      lat: b.lat,
+      lon: b.lon,
+      cube,
+      rowOf,
+      posOf,
+      jsonChunks: b.jsonChunks,
+      textChunks: b.textChunks,
+      chunkOf: b.chunkOf,
+      jsonStart: b.jsonStart,
+      jsonEnd: b.jsonEnd,
+      textStart: b.textStart,
+      textEnd: b.textEnd,
+      postings: b.postings,
+      dead,
+      deadCount,
+      // ROW_BYTES counts kdbush's coordinates and ids and the two maps: the count is the builder's
+      // running one (a build that fit while it read its pages fits once finished).
+      baseBytes: b.bytes,
+    });
+  }
+
+  /**
+   * The index as bytes, for a snapshot on disk (h6's index-snapshot.ts writes them, fromSnapshot
+   * reads them back): a header of plain JSON values and a list of buffers, each a view of the
+   * index's own memory (nothing copied but the ids and the postings, which are not one buffer in
+   * memory). Rows written since the build (the side map) are in the header. The header's format
+   * changes whenever the layout does; fromSnapshot refuses any other.
+   */
+  toSnapshot(): DatasetIndexSnapshot {
+    const chunks = this.jsonChunks.length;
+    const postings = this.postings.toBuffers();
+    const header: DatasetIndexSnapshotHeader = {
+      format: SNAPSHOT_FORMAT,
+      datasetId: this.datasetId,
+      rows: this.ids.length,
+      deadCount: this.deadCount,
+      chunks,
+      postingsBits: postings.bits,
+      postings: postings.postings,
+      baseBytes: this.baseBytes,
+      extra: [...this.extra.values()].map((e) => e.row),
+    };
+    const ids = Buffer.from(this.ids.join(''), 'latin1');
+    const n = this.ids.length;
+    const buffers: Uint8Array[] = [
+      new Uint8Array(this.tree.data),
+      ids,
+      bytesOf(this.lat.subarray(0, n)),
+      bytesOf(this.lon.subarray(0, n)),
+      bytesOf(this.cube),
+      bytesOf(this.rowOf),
+      bytesOf(this.posOf),
+      bytesOf(this.chunkOf.subarray(0, n)),
+      bytesOf(this.jsonStart.subarray(0, n)),
+      bytesOf(this.jsonEnd.subarray(0, n)),
+      bytesOf(this.textStart.subarray(0, n)),
+      bytesOf(this.textEnd.subarray(0, n)),
+      this.dead,
+      ...this.jsonChunks,
+      ...this.textChunks,
+      ...postings.buffers,
+    ];
+    return { header, buffers };
+  }
+
+  /**
+   * An index from toSnapshot's output, as it was (the side map included). Throws on a snapshot of
+   * another format or whose buffers do not fit its header (the caller builds from PostgreSQL
+   * instead). Buffers aligned to their element size (8 bytes is always enough) are used in place;
+   * others are copied.
+   */
+  static fromSnapshot(s: DatasetIndexSnapshot): DatasetIndex {
+    const h = s.header;
+    if (h?.format !== SNAPSHOT_FORMAT) throw new Error(`search index snapshot: format ${String(h?.format)}, this server reads ${SNAPSHOT_FORMAT}`);
+    const n = h.rows;
+    const size = Math.max(n, 1);
+    const want = 13 + 2 * h.chunks + 5;
+    if (!Number.isInteger(n) || n < 0 || s.buffers.length !== want) throw new Error(`search index snapshot: ${s.buffers.length} buffers, the header says ${want}`);
+    const b = s.buffers;
+    const treeBytes = b[0]!;
+    // kdbush reads its own ArrayBuffer from offset 0.
+    const treeData = treeBytes.byteOffset === 0 && treeBytes.byteLength === treeBytes.buffer.byteLength ? (treeBytes.buffer as ArrayBuffer) : new Uint8Array(treeBytes).buffer;
+    const tree = KDBush.from(treeData);
+    if (tree.numItems !== size) throw new Error('search index snapshot: the tree does not hold the header\'s rows');
+    const idText = Buffer.from(b[1]!.buffer, b[1]!.byteOffset, b[1]!.byteLength).toString('latin1');
+    if (idText.length !== 36 * n) throw new Error('search index snapshot: the ids do not match the header\'s rows');
+    const ids: string[] = new Array(n);
+    const position = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const id = idText.slice(36 * i, 36 * i + 36);
+      ids[i] = id;
+      position.set(id, i);
+    }
+    const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+    const jsonChunks = b.slice(13, 13 + h.chunks).map(asBuffer);
+    const textChunks = b.slice(13 + h.chunks, 13 + 2 * h.chunks).map(asBuffer);
+    const index = new DatasetIndex({
+      datasetId: h.datasetId,
+      tree,
+      ids,
+      position,
+      lat: typedOf(Float64Array, b[2]!, n),
+      lon: typedOf(Float64Array, b[3]!, n),
+      cube: typedOf(Float64Array, b[4]!, 3 * size),
+      rowOf: typedOf(Uint32Array, b[5]!, size),
+      posOf: typedOf(Uint32Array, b[6]!, size),
+      jsonChunks,
+      textChunks,
+      chunkOf: typedOf(Uint32Array, b[7]!, n),
+      jsonStart: typedOf(Uint32Array, b[8]!, n),
+      jsonEnd: typedOf(Uint32Array, b[9]!, n),
+      textStart: typedOf(Uint32Array, b[10]!, n),
+      textEnd: typedOf(Uint32Array, b[11]!, n),
+      dead: typedOf(Uint8Array, b[12]!, size),
+      postings: BigramPostings.fromBuffers(h.postingsBits, h.postings, b.slice(13 + 2 * h.chunks)),
+      deadCount: h.deadCount,
+      baseBytes: h.baseBytes,
+    });
+    for (let i = 0; i < n; i++) {
+      const c = index.chunkOf[i]!;
+      if (c >= h.chunks || index.jsonEnd[i]! > jsonChunks[c]!.length || index.textEnd[i]! > textChunks[c]!.length) throw new Error('search index snapshot: a row lies outside its chunk');
+    }
+    for (const row of h.extra) index.upsert(row);
+    return index;
   }
 
   /** POIs this index answers with. */
