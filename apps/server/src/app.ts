@@ -87,6 +87,8 @@ import { createTransfersService, untilAfterMidnight, type TransfersService } fro
 import { upgradeRoutes } from './modules/corporate/upgrade.routes';
 import { adminPlanRoutes, planRoutes } from './modules/plans/plans.routes';
 import { createPlansService, PLAN_CHANGES_JOB_INTERVAL_MS, type PlansService } from './modules/plans/plans.service';
+import { createMetrics } from './modules/metrics/metrics';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
 
 // Validation messages of schemas without their own Japanese text come out in Japanese too.
 z.config(z.locales.ja());
@@ -176,6 +178,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
   }).withTypeProvider<ZodTypeProvider>();
+  // Before any route: every route gets its duration series (GET /metrics).
+  const metrics = createMetrics();
+  metrics.instrument(app);
 
   // The API speaks JSON (and multipart for the import): a text/plain body is a 415, not a string
   // for the schema to puzzle over.
@@ -250,7 +255,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
   const searchIndex = config.searchIndexMaxMb > 0 ? createSearchIndex({ db: database.db, url: database.url, maxMb: config.searchIndexMaxMb, log: app.log, changes }) : undefined;
   app.decorate('searchIndex', searchIndex);
-  const poisService = createPoisService({
+  const poisService = metrics.countImports(createPoisService({
     db: database.db,
     knnDb: database.knnDb,
     engine: database.engine,
@@ -259,11 +264,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     cursorSecret: config.appSecret,
     searchIndex,
-  });
+  }));
   const pricingService = createPricingService({ db: database.db, changes });
   const apiKeysService = createApiKeysService({ db: database.db, pricing: pricingService, changes });
   // The budget guard follows the meter: what it writes, and a refresh after each flush run.
-  const budgetGuard = createBudgetGuard({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, flush: () => meter.flush() });
+  const budgetGuard = createBudgetGuard({ db: database.db, mailer, log: app.log, publicUrl: config.publicUrl, flush: () => meter.flush(), onStop: metrics.budgetStopped });
   const meter = createUsageMeter({
     db: database.db,
     log: app.log,
@@ -348,8 +353,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   changes.on('dataset', () => searchCache.clear());
   app.decorate('searchCache', searchCache);
   await app.register(stripeWebhookRoutes, { paymentsService });
-  const suggester = createSuggester({ db: database.db, searchIndex });
-  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache, suggester });
+  const suggester = createSuggester({ db: database.db, searchIndex, onAnswered: metrics.suggestAnswered });
+  await app.register(publicApiRoutes, { prefix: '/api/v1', publicApi, poisService, searchCache, suggester, onSearch: metrics.searchAnswered });
 
   // ?lang=en: the public API's part in English (/docs/api?lang=en), made once from the document.
   let englishDocument: object | undefined;
@@ -363,6 +368,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // log line per failure, stop waits for a run under way). Started once the services they use are.
   const jobs = createJobRunner(app.log);
   app.decorate('jobs', jobs);
+  metrics.watch({ usage: meter, jobs, searchIndex, redis, database });
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   // The usage meter's flush: a failed flush keeps its events and is tried again with backoff.
   jobs.add({ name: 'usage-flush', every: meter.intervalMs, runAtStart: false, retryAfter: meter.retryAfter, run: () => meter.flush() });
   if (config.billingJobs) {

@@ -23,6 +23,7 @@ const envSchema = z.object({
   ADMIN_EMAILS: z.string().default(''),
   APP_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   WEB_DIST_DIR: optionalString,
@@ -88,6 +89,8 @@ export interface Config {
   adminEmails: Set<string>;
   appSecret: string;
   redisUrl?: string;
+  /** The bearer token /metrics requires; unset, /metrics answers loopback clients only. */
+  metricsToken?: string;
   logLevel: string;
   /** Sign-in requests and verifications allowed per IP address per 10 minutes. */
   authIpLimit: number;
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     appSecret: e.APP_SECRET ?? readOrCreateSecret(dataDir),
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     authIpLimit: e.AUTH_IP_LIMIT,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaultWebDist()),

@@ -42,7 +42,20 @@ export interface Database {
   engine: 'pglite' | 'postgres';
   /** PostgreSQL: the connection URL (for connections of their own, such as LISTEN). */
   url?: string;
+  /** PostgreSQL: each pool's clients at this moment (/metrics). PGlite has no pool. */
+  poolStats?(): PoolStats[];
+  /** PostgreSQL: connections lost (idle or in use, as guardPool sees them) since the pools opened. */
+  connectionErrors?(): number;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** `main` (db) or `knn` (knnDb). */
+  pool: 'main' | 'knn';
+  total: number;
+  idle: number;
+  /** Queries waiting for a client. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -100,8 +113,11 @@ export function connectionErrorSummary(err: Error & { code?: string }): Error {
  *   every kill that caught a `begin` in flight leaked a slot of the pool for good, and 20 of them
  *   would have left every query waiting forever.
  */
-function guardPool(pool: pg.Pool, onError: ((err: Error) => void) | undefined): pg.Pool {
-  const report = (err: Error) => onError?.(connectionErrorSummary(err));
+function guardPool(pool: pg.Pool, onError: ((err: Error) => void) | undefined, lost: { count: number }): pg.Pool {
+  const report = (err: Error) => {
+    lost.count += 1;
+    onError?.(connectionErrorSummary(err));
+  };
   pool.on('error', report);
   const checkedOut = new WeakSet<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
@@ -154,7 +170,8 @@ async function migrateLocked(pool: pg.Pool): Promise<void> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = guardPool(new pg.Pool({ connectionString: options.url, max: 20, ...RECONNECT_OPTIONS }), options.onIdleError);
+    const lost = { count: 0 };
+    const pool = guardPool(new pg.Pool({ connectionString: options.url, max: 20, ...RECONNECT_OPTIONS }), options.onIdleError, lost);
     const db = drizzlePg(pool);
     try {
       await assertUtf8Ctype(db);
@@ -163,12 +180,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw err;
     }
-    const knnPool = guardPool(new pg.Pool({ connectionString: options.url, max: 5, options: KNN_SESSION_OPTIONS, ...RECONNECT_OPTIONS }), options.onIdleError);
+    const knnPool = guardPool(new pg.Pool({ connectionString: options.url, max: 5, options: KNN_SESSION_OPTIONS, ...RECONNECT_OPTIONS }), options.onIdleError, lost);
+    const statsOf = (name: PoolStats['pool'], p: pg.Pool): PoolStats => ({ pool: name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
     return {
       db,
       knnDb: drizzlePg(knnPool),
       engine: 'postgres',
       url: options.url,
+      poolStats: () => [statsOf('main', pool), statsOf('knn', knnPool)],
+      connectionErrors: () => lost.count,
       close: async () => {
         await Promise.all([pool.end(), knnPool.end()]);
       },

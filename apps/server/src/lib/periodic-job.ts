@@ -39,6 +39,8 @@ export interface JobState {
   /** Failures in a row, 0 after a success. */
   failing: number;
   lastRunAt: Date | null;
+  /** How long the last finished run took (null before one has finished). */
+  lastDurationMs: number | null;
   lastError: string | null;
 }
 
@@ -60,7 +62,7 @@ export function createPeriodicJob<T>(spec: PeriodicJobSpec<T>, log: FastifyBaseL
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<T> | undefined;
   let stopped = true;
-  const state: JobState = { name: spec.name, running: false, runs: 0, failures: 0, failing: 0, lastRunAt: null, lastError: null };
+  const state: JobState = { name: spec.name, running: false, runs: 0, failures: 0, failing: 0, lastRunAt: null, lastDurationMs: null, lastError: null };
 
   const waitAfter = () => {
     const wait = state.failing && spec.retryAfter ? spec.retryAfter(state.failing) : typeof spec.every === 'number' ? spec.every : spec.every(now());
@@ -71,6 +73,7 @@ export function createPeriodicJob<T>(spec: PeriodicJobSpec<T>, log: FastifyBaseL
     running ??= (async () => {
       state.running = true;
       state.lastRunAt = now();
+      const startedAt = performance.now();
       try {
         const result = await spec.run();
         state.runs += 1;
@@ -88,6 +91,7 @@ export function createPeriodicJob<T>(spec: PeriodicJobSpec<T>, log: FastifyBaseL
         else log.warn(line, `job ${spec.name} failed again`);
         throw err;
       } finally {
+        state.lastDurationMs = performance.now() - startedAt;
         state.running = false;
         running = undefined;
       }

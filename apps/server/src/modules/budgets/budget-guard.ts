@@ -165,6 +165,8 @@ export function createBudgetGuard(deps: {
   publicUrl: string;
   /** The usage meter's flush: loads run inside its run. */
   flush: () => Promise<unknown>;
+  /** Called each time a hard stop refuses a search (/metrics counts them). */
+  onStop?: () => void;
   refreshMs?: number;
   now?: () => Date;
 }): BudgetGuard {
@@ -339,7 +341,10 @@ export function createBudgetGuard(deps: {
       }
       if (baseFeeSen > 0) keys.push({ key: baseFeeKey(baseFeeSen), unitPriceSen: baseFeeSen });
       const spent = totalsOfSubtotal(acc.all.subtotalYen).totalYen;
-      if (spent >= acc.limitYen || totalsOfSubtotal(acc.all.subtotalWith(keys)).totalYen > acc.limitYen) throw new BudgetExceededError(acc.limitYen);
+      if (spent >= acc.limitYen || totalsOfSubtotal(acc.all.subtotalWith(keys)).totalYen > acc.limitYen) {
+        deps.onStop?.();
+        throw new BudgetExceededError(acc.limitYen);
+      }
       addKeys(acc.reserved, keys, 1);
       addKeys(acc.all, keys, 1);
       return { account: acc, yearMonth, keys, released: false };

@@ -41,7 +41,7 @@ export interface Suggester {
   lastPath(): 'memory' | 'postgres' | undefined;
 }
 
-export function createSuggester(deps: { db: Db; searchIndex?: SearchIndex }): Suggester {
+export function createSuggester(deps: { db: Db; searchIndex?: SearchIndex; onAnswered?: (path: 'memory' | 'postgres') => void }): Suggester {
   let last: 'memory' | 'postgres' | undefined;
 
   async function fromPostgres(ids: string[], q: SuggestRequest, top: TopSuggestions): Promise<void> {
@@ -85,9 +85,11 @@ export function createSuggester(deps: { db: Db; searchIndex?: SearchIndex }): Su
         if (tables) {
           last = 'memory';
           for (const table of tables) table.suggest(q, top);
+          deps.onAnswered?.('memory');
         } else {
           last = 'postgres';
           await fromPostgres(ids, q, top);
+          deps.onAnswered?.('postgres');
         }
       }
       return answersJson(

@@ -43,10 +43,14 @@ const ALLOWED_METHODS = 'GET, OPTIONS';
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** The metered public API (`/api/v1`): API-key authentication, per-minute limits, one usage event per 200. */
-export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiService; poisService: PoisService; searchCache: SearchCache; suggester: Suggester }> = async (
-  app,
-  { publicApi, poisService, searchCache, suggester },
-) => {
+export const publicApiRoutes: FastifyPluginAsyncZod<{
+  publicApi: PublicApiService;
+  poisService: PoisService;
+  searchCache: SearchCache;
+  suggester: Suggester;
+  /** Told which path answered each search (/metrics): the answer cache, the in-memory index or PostgreSQL. */
+  onSearch?: (path: 'cache' | 'index' | 'postgres') => void;
+}> = async (app, { publicApi, poisService, searchCache, suggester, onSearch }) => {
   const callers = new WeakMap<FastifyRequest, Caller>();
   const plans = new WeakMap<FastifyRequest, SearchPlan>();
 
@@ -146,11 +150,13 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       reply.header('Vary', vary ? `${String(vary)}, Accept` : 'Accept');
       const key = searchCache.keyOf(request.query, format);
       let body = searchCache.get(key);
+      if (body) onSearch?.('cache');
       if (!body && (format === 'geojson' || fields)) {
         // Another shape of the same POIs: written from the parsed answer (rows or the index's
         // JSON), so it equals the JSON answer by construction; the default JSON never comes here.
         const generation = searchCache.generation();
         const { rows, total, capped, nextCursor, answers } = await poisService.searchMarketplace(request.query);
+        onSearch?.(answers !== undefined ? 'index' : 'postgres');
         const pois =
           answers !== undefined ? (JSON.parse(answersJson(answers, '{"pois":', '}').toString('utf8')) as Pick<SearchData, 'pois'>).pois : rows.map((r) => toPoi(r, r.distance ?? undefined));
         body = shapeAnswer({ pois, total, total_capped: capped, next_cursor: nextCursor }, format, fields);
@@ -159,6 +165,7 @@ export const publicApiRoutes: FastifyPluginAsyncZod<{ publicApi: PublicApiServic
       if (!body) {
         const generation = searchCache.generation();
         const { rows, total, capped, nextCursor, answers } = await poisService.searchMarketplace(request.query);
+        onSearch?.(answers !== undefined ? 'index' : 'postgres');
         if (answers !== undefined) {
           // The in-memory index's answer: the POIs' JSON as the index keeps it, the envelope as
           // JSON.stringify writes it, all written once into the bytes that go out.

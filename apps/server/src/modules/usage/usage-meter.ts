@@ -19,6 +19,8 @@ export interface UsageMeter {
   flush(): Promise<number>;
   /** Events not yet stored. */
   pending(): number;
+  /** When the oldest event not yet stored was recorded (undefined when none waits): /metrics' flush lag. */
+  oldestPendingAt(): Date | undefined;
   /** How often app.ts's job runner flushes. */
   readonly intervalMs: number;
   /**
@@ -94,6 +96,7 @@ export function createUsageMeter(deps: {
     },
     accepting: () => buffer.length < maxPending,
     pending: () => buffer.length,
+    oldestPendingAt: () => buffer[0]?.occurredAt,
     flush() {
       if (!running) {
         running = drain().finally(() => {
