@@ -253,7 +253,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const paymentsService = createPaymentsService({ db: database.db, config, mailer, log: app.log, stripe, changes });
   if (!paymentsService.cardPaymentsAvailable) app.log.warn('STRIPE_SECRET_KEY is not set: card payments are off (bank transfer still works)');
   const datasetsService = createDatasetsService({ db: database.db, changes, onPriced: (id) => paymentsService.syncDatasetProduct(id) });
-  const searchIndex = config.searchIndexMaxMb > 0 ? createSearchIndex({ db: database.db, url: database.url, maxMb: config.searchIndexMaxMb, log: app.log, changes }) : undefined;
+  const searchIndex = config.searchIndexMaxMb > 0 ? createSearchIndex({ db: database.db, url: database.url, maxMb: config.searchIndexMaxMb, log: app.log, changes, snapshotDir: config.searchIndexSnapshotDir }) : undefined;
   app.decorate('searchIndex', searchIndex);
   const poisService = metrics.countImports(createPoisService({
     db: database.db,

@@ -49,6 +49,7 @@ const envSchema = z.object({
   BANK_ACCOUNT_HOLDER: optionalString,
   BILLING_JOBS: z.enum(['on', 'off']).default('on'),
   SEARCH_INDEX_MAX_MB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
+  SEARCH_INDEX_SNAPSHOT_DIR: optionalString,
   TRUST_PROXY: optionalString.pipe(
     z
       .string()
@@ -121,6 +122,8 @@ export interface Config {
   billingJobs: boolean;
   /** Memory the in-memory search index may take; 0 turns it off (PostgreSQL answers every search). */
   searchIndexMaxMb: number;
+  /** Where this instance saves its search index's snapshots (default DATA_DIR/index-snapshots); undefined when SEARCH_INDEX_SNAPSHOT_DIR is off. */
+  searchIndexSnapshotDir?: string;
 }
 
 export class ConfigError extends Error {}
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bankUnset: (['BANK_NAME', 'BANK_BRANCH', 'BANK_ACCOUNT_NUMBER', 'BANK_ACCOUNT_HOLDER'] as const).filter((name) => !e[name]),
     billingJobs: e.BILLING_JOBS === 'on',
     searchIndexMaxMb: e.SEARCH_INDEX_MAX_MB,
+    searchIndexSnapshotDir: e.SEARCH_INDEX_SNAPSHOT_DIR === 'off' ? undefined : path.resolve(e.SEARCH_INDEX_SNAPSHOT_DIR ?? path.join(dataDir, 'index-snapshots')),
   };
 }
 

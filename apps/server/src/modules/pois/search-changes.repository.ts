@@ -162,28 +162,43 @@ export async function existingDatasetIds(ex: Executor, ids: string[]): Promise<S
  * Runs a read of the change log in one read-only repeatable-read transaction, so the log and the
  * POIs it names are read in one snapshot. `ready` is called once the transaction is set up and
  * before its snapshot is asked for (a commit after that is not in it); `work` gets the snapshot
- * (pg_snapshot text).
+ * (pg_snapshot text) and the transaction's start by the database's clock (ms since the epoch: no
+ * later than the snapshot, as the log's created_at of a transaction is its start).
  */
-export function inLogSnapshot<T>(db: Db, ready: () => void, work: (tx: Tx, snapshot: string) => Promise<T>): Promise<T> {
+export function inLogSnapshot<T>(db: Db, ready: () => void, work: (tx: Tx, snapshot: string, at: number) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
     ready();
     const {
       rows: [snap],
-    } = await tx.execute<{ snapshot: string }>(sql`SELECT pg_current_snapshot()::text AS snapshot`);
-    return work(tx, snap!.snapshot);
+    } = await tx.execute<{ snapshot: string; at: number }>(sql`SELECT pg_current_snapshot()::text AS snapshot, (extract(epoch FROM now()) * 1000)::float8 AS at`);
+    return work(tx, snap!.snapshot, Number(snap!.at));
   });
 }
 
 /**
- * The log's rows of transactions that committed after the snapshot `from` was taken and before
- * the transaction's own (txid not visible in the old snapshot, visible in the new one), in order.
+ * Whether a position read from a snapshot file is not ahead of the database's present one (a
+ * file written against another database, or one restored from an older backup, can be).
  */
-export async function changesSince(ex: Executor, from: string) {
+export async function positionNotAhead(ex: Executor, from: string): Promise<boolean> {
+  const {
+    rows: [row],
+  } = await ex.execute<{ ok: boolean }>(sql`SELECT pg_snapshot_xmax(${from}::pg_snapshot) <= pg_snapshot_xmax(pg_current_snapshot()) AS ok`);
+  return row?.ok === true;
+}
+
+/**
+ * The log's rows of transactions that committed after the snapshot `from` was taken and before
+ * the transaction's own (txid not visible in the old snapshot, visible in the new one), in order;
+ * those of one dataset when it is given (a snapshot file's catch-up).
+ */
+export async function changesSince(ex: Executor, from: string, datasetId?: string) {
   return ex
     .select({ kind: searchChanges.kind, datasetId: searchChanges.datasetId, poiId: searchChanges.poiId })
     .from(searchChanges)
-    .where(sql`${searchChanges.txid} >= pg_snapshot_xmin(${from}::pg_snapshot) AND NOT pg_visible_in_snapshot(${searchChanges.txid}, ${from}::pg_snapshot)`)
+    .where(
+      sql`${searchChanges.txid} >= pg_snapshot_xmin(${from}::pg_snapshot) AND NOT pg_visible_in_snapshot(${searchChanges.txid}, ${from}::pg_snapshot)${datasetId ? sql` AND ${searchChanges.datasetId} = ${datasetId}` : sql``}`,
+    )
     .orderBy(searchChanges.seq);
 }
 

@@ -19,6 +19,13 @@
  *
  * Datasets are indexed while the estimate of their size fits SEARCH_INDEX_MAX_MB; the others stay
  * on PostgreSQL.
+ *
+ * With a snapshot directory, each dataset's index is saved to disk after its build (and kept fresh
+ * by the prune job and at shutdown; index-snapshot.ts), and a start-up loads it, reads the log's
+ * changes of that dataset since the position it was saved at, and serves: no read of every POI.
+ * A file that is damaged, of another format or dataset, older than the log keeps (half its
+ * retention, as for a running instance), or followed by a bulk change is removed and the dataset
+ * built from PostgreSQL.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { SEARCH_TOTAL_CAP } from '@poi/shared/schemas/pois';
@@ -28,6 +35,7 @@ import { listenWithRetry, type PgListener } from '../../lib/pg-listen';
 import { foldKeywordTerms } from '@poi/shared/search-fold';
 import { knnBand, requiredWords, type PoiSearchFilter, type SearchKey } from './pois.repository';
 import { staleSearchRowsMayExist } from './search-columns';
+import { listSnapshots, readSnapshot, readSnapshotMeta, refreshSnapshotPosition, removeSnapshot, writeSnapshot, type SnapshotPosition } from './index-snapshot';
 import { SuggestTable } from './suggest-index';
 import {
   changesSince,
@@ -36,6 +44,7 @@ import {
   existingDatasetIds,
   inLogSnapshot,
   poisTableSize,
+  positionNotAhead,
   pruneSearchChanges,
   readBlockPage,
   readKeysetPage,
@@ -43,7 +52,7 @@ import {
   type PageResult,
   type PoiRow,
 } from './search-changes.repository';
-import { byKey, DatasetIndexBuilder, prepareQuery, type AnswerParts, type DatasetIndex, type IndexRow, type Match, type Nearest, type PreparedQuery } from './dataset-index';
+import { byKey, DatasetIndex, DatasetIndexBuilder, prepareQuery, type AnswerParts, type IndexRow, type Match, type Nearest, type PreparedQuery } from './dataset-index';
 
 /** Fallback read of the log when no notification comes (app.ts's job runner polls this often). */
 export const SEARCH_INDEX_POLL_MS = 250;
@@ -97,8 +106,8 @@ export interface SearchIndexState {
   lagMs: number | null;
   /** Searches answered from memory since start. */
   served: number;
-  /** Builds started, by how they read their dataset. */
-  builtBy: { blocks: number; keyset: number };
+  /** Builds started, by how they read their dataset; snapshot: datasets loaded from their snapshot file instead. */
+  builtBy: { blocks: number; keyset: number; snapshot: number };
 }
 
 export interface SearchIndex {
@@ -142,6 +151,17 @@ type DatasetState =
   | { status: 'building'; pending: Set<string>; restart: boolean }
   | { status: 'queued' }
   | { status: 'over_budget' };
+type Building = DatasetState & { status: 'building' };
+
+/** An index read from its snapshot file and caught up from the log, and what its file holds. */
+interface Loaded {
+  index: DatasetIndex;
+  /** The file's buffers' checksum, and when its position was taken (database clock, ms). */
+  checksum: number;
+  takenAt: number;
+  /** Log changes applied after loading (0: the index is still exactly the file's). */
+  changes: number;
+}
 
 export function createSearchIndex(deps: {
   db: Db;
@@ -151,6 +171,8 @@ export function createSearchIndex(deps: {
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
   /** A dataset changed on this instance (a deletion, a price): the log is read at once. */
   changes?: ChangeFeed;
+  /** Where each dataset's index is saved and loaded from (SEARCH_INDEX_SNAPSHOT_DIR); none: every start-up reads PostgreSQL. */
+  snapshotDir?: string;
 }): SearchIndex {
   const { db, log } = deps;
   let budget = deps.maxMb * 1024 * 1024;
@@ -158,8 +180,9 @@ export function createSearchIndex(deps: {
   const states = new Map<string, DatasetState>();
   let enabled = true;
   let stopped = false;
-  /** The snapshot of the last read of the log (pg_snapshot text). */
+  /** The snapshot of the last read of the log (pg_snapshot text), and its transaction's start (database clock, ms). */
   let position: string | undefined;
+  let positionAt = 0;
   let lastReadAt = 0;
   /** Bytes per POI seen so far, for estimates before a build. */
   let bytesPerPoi = 600;
@@ -174,7 +197,15 @@ export function createSearchIndex(deps: {
   /** Whether the read under way has asked for its snapshot (a commit after that is not in it). */
   let snapshotAsked = false;
   let served = 0;
-  const builtBy = { blocks: 0, keyset: 0 };
+  /** Datasets whose snapshot file was tried since start (a later build of one reads PostgreSQL). */
+  const snapshotTried = new Set<string>();
+  /** Calls of applyRows per index: an index none touched since its file was saved is still the file's. */
+  const writes = new WeakMap<DatasetIndex, number>();
+  /** Per dataset, the index its snapshot file holds, as it was then (its writes count), and the file's checksum. */
+  const saved = new Map<string, { index: DatasetIndex; writes: number; checksum: number }>();
+  /** File work (writes, position refreshes, removals) one at a time, in order. */
+  let fileWork: Promise<void> = Promise.resolve();
+  const builtBy = { blocks: 0, keyset: 0, snapshot: 0 };
   /** Set while this index tells the caches of changes it read (its own listener then does nothing). */
   let selfNotice = false;
 
@@ -247,20 +278,10 @@ export function createSearchIndex(deps: {
    * them by the index took 30 ms, by blocks under 10); a smaller one by keyset pages of
    * pois_dataset_created_idx. The order of rows in the index does not matter; a POI read twice
    * (moved to a later block by an update during the build) is kept once (the builder drops the
-   * earlier copy) and read again from the log's pending changes.
+   * earlier copy) and read again from the log's pending changes. Undefined when the build ended
+   * otherwise (stopped, started over, over the budget: the dataset's state says which).
    */
-  async function build(id: string): Promise<void> {
-    const poiCount = await datasetPoiCount(db, id);
-    if (poiCount === undefined) {
-      states.delete(id);
-      return;
-    }
-    if (usedBytes() + poiCount * bytesPerPoi > budget) {
-      states.set(id, { status: 'over_budget' });
-      return;
-    }
-    const state: DatasetState & { status: 'building' } = { status: 'building', pending: new Set(), restart: false };
-    states.set(id, state);
+  async function readDataset(id: string, poiCount: number, state: Building): Promise<DatasetIndex | undefined> {
     const builder = new DatasetIndexBuilder(id);
     let outcome = 'done' as 'done' | 'stopped' | 'restart' | 'over_budget';
     /** Takes a page into the index; false once the build is to end. */
@@ -313,18 +334,51 @@ export function createSearchIndex(deps: {
         }
       }
     }
-    if (outcome === 'stopped') return;
+    if (outcome === 'stopped') return undefined;
     if (outcome === 'restart') {
       states.set(id, { status: 'queued' });
       queue.push(id);
-      return;
+      return undefined;
     }
     if (outcome === 'over_budget') {
       states.set(id, { status: 'over_budget' });
-      return;
+      return undefined;
     }
     const index = builder.finish();
     if (builder.count) bytesPerPoi = Math.round(index.bytes / builder.count);
+    return index;
+  }
+
+  /**
+   * Builds a dataset's index: from its snapshot file when there is a usable one (the first build
+   * of the dataset since start), else from PostgreSQL (readDataset); then the changes read
+   * meanwhile are applied and the index serves.
+   */
+  async function build(id: string): Promise<void> {
+    const poiCount = await datasetPoiCount(db, id);
+    if (poiCount === undefined) {
+      states.delete(id);
+      const dir = deps.snapshotDir;
+      if (dir) {
+        saved.delete(id);
+        await queueFileWork('removing a snapshot', () => removeSnapshot(dir, id));
+      }
+      return;
+    }
+    if (usedBytes() + poiCount * bytesPerPoi > budget) {
+      states.set(id, { status: 'over_budget' });
+      return;
+    }
+    const state: Building = { status: 'building', pending: new Set(), restart: false };
+    states.set(id, state);
+    let loaded: Loaded | undefined;
+    if (deps.snapshotDir && !snapshotTried.has(id)) {
+      snapshotTried.add(id);
+      loaded = await loadSnapshot(id, deps.snapshotDir);
+      if (stopped) return;
+    }
+    const index = loaded?.index ?? (await readDataset(id, poiCount, state));
+    if (!index) return;
     // Changes read while the pages were read: those POIs are read again before the index serves.
     while (state.pending.size && !state.restart && !stopped) {
       const ids = [...state.pending];
@@ -343,6 +397,7 @@ export function createSearchIndex(deps: {
       return;
     }
     states.set(id, { status: 'ready', index });
+    if (deps.snapshotDir) afterReady(id, index, loaded);
   }
 
   /**
@@ -354,8 +409,126 @@ export function createSearchIndex(deps: {
     for (const [id, s] of states) if (s.status === 'over_budget') enqueue(id);
   }
 
+  /** Queues work on the snapshot files after what is queued; a failure is logged, never thrown. */
+  function queueFileWork(what: string, work: () => Promise<void>): Promise<void> {
+    fileWork = fileWork.then(work).catch((err: unknown) => log.warn({ err: { message: (err as Error).message } }, `search index: ${what} failed`));
+    return fileWork;
+  }
+
+  /**
+   * A dataset's index from its snapshot file, caught up with the log's changes of that dataset
+   * since the file's position (read in one snapshot with the POIs they name); undefined when the
+   * dataset must be read from PostgreSQL, the reason logged and an unusable file removed.
+   */
+  async function loadSnapshot(id: string, dir: string): Promise<Loaded | undefined> {
+    const started = Date.now();
+    const refuse = async (reason: string): Promise<undefined> => {
+      log.warn({ datasetId: id, reason }, 'search index: snapshot not used; the dataset is built from PostgreSQL');
+      await queueFileWork('removing a snapshot', () => removeSnapshot(dir, id));
+      return undefined;
+    };
+    // The header first: a file too old or too large for the budget is not read.
+    const meta = await readSnapshotMeta(dir, id);
+    if ('status' in meta) return meta.status === 'missing' ? undefined : refuse(meta.reason);
+    if (positionAt - meta.takenAt > LOG_RETENTION_MS / 2) return refuse('older than the change log keeps');
+    if (usedBytes() + meta.indexBytes > budget) return undefined;
+    const file = await readSnapshot(dir, id);
+    if (file.status !== 'ok') return file.status === 'missing' ? undefined : refuse(file.reason);
+    let index: DatasetIndex;
+    try {
+      index = DatasetIndex.fromSnapshot(file.snapshot as Parameters<typeof DatasetIndex.fromSnapshot>[0]);
+      if (index.datasetId !== id) throw new Error(`it holds dataset ${index.datasetId}`);
+    } catch (err) {
+      return refuse((err as Error).message);
+    }
+    writes.set(index, 0);
+    const readMs = Date.now() - started;
+    const caughtUp = await inLogSnapshot(db, () => undefined, async (tx, _snapshot, at) => {
+      if (at - file.meta.takenAt > LOG_RETENTION_MS / 2) return 'older than the change log keeps';
+      if (!(await positionNotAhead(tx, file.meta.position))) return 'its position is ahead of the database (another database, or one restored)';
+      const ids = new Set<string>();
+      for (const e of await changesSince(tx, file.meta.position, id)) {
+        if (e.kind === 'pois') return 'a bulk change since it was saved';
+        if (e.kind === 'poi' && e.poiId) ids.add(e.poiId);
+      }
+      if (!(await existingDatasetIds(tx, [id])).has(id)) return 'the dataset is gone';
+      const all = [...ids];
+      for (let k = 0; k < all.length; k += 5_000) {
+        const part = all.slice(k, k + 5_000);
+        applyRows(index, id, part, await readPois(tx, part));
+      }
+      return all.length;
+    });
+    if (typeof caughtUp === 'string') return refuse(caughtUp);
+    builtBy.snapshot += 1;
+    log.info(
+      { datasetId: id, pois: index.size, bytes: file.bytes, changes: caughtUp, readMs, totalMs: Date.now() - started, savedAgoMs: positionAt - file.meta.takenAt },
+      'search index: dataset loaded from its snapshot and caught up from the change log',
+    );
+    return { index, checksum: file.meta.checksum, takenAt: file.meta.takenAt, changes: caughtUp };
+  }
+
+  /**
+   * A dataset's index has just become ready: built from PostgreSQL, its file is written; loaded
+   * from its file and untouched since, the file's position is moved on (its header alone);
+   * loaded and changed since, the file still serves from its position until that grows old.
+   */
+  function afterReady(id: string, index: DatasetIndex, loaded: Loaded | undefined): void {
+    if (!loaded) {
+      void saveIndex(id, index);
+      return;
+    }
+    saved.set(id, { index, writes: 0, checksum: loaded.checksum });
+    if (writes.get(index) === 0 || positionAt - loaded.takenAt > LOG_RETENTION_MS / 4) void saveIndex(id, index);
+  }
+
+  /**
+   * Saves a ready dataset's index: the position and (for a full write) the index's bytes are taken
+   * at one instant, when the index holds every change up to the last read of the log (readLog
+   * applies a read's changes and moves the position with no wait between). An index unchanged
+   * since its file gets the new position in the file's header alone.
+   */
+  function saveIndex(id: string, index: DatasetIndex): Promise<void> {
+    const dir = deps.snapshotDir!;
+    return queueFileWork('saving a snapshot', async () => {
+      const current = states.get(id);
+      if (current?.status !== 'ready' || current.index !== index || position === undefined) return;
+      const at: SnapshotPosition = { position, takenAt: positionAt };
+      const count = writes.get(index) ?? 0;
+      const before = saved.get(id);
+      if (before?.index === index && before.writes === count && (await refreshSnapshotPosition(dir, id, before.checksum, at))) return;
+      const started = Date.now();
+      const snapshot = index.toSnapshot();
+      const { bytes, checksum } = await writeSnapshot(dir, id, at, index.size, index.bytes, snapshot);
+      // Removed or dropped meanwhile: the file goes too (a later build writes it again).
+      const now = states.get(id);
+      if (now?.status !== 'ready' || now.index !== index) {
+        await removeSnapshot(dir, id);
+        saved.delete(id);
+        return;
+      }
+      saved.set(id, { index, writes: count, checksum });
+      log.info({ datasetId: id, pois: index.size, bytes, ms: Date.now() - started }, 'search index: snapshot saved');
+    });
+  }
+
+  /** Every ready dataset's file brought to the present position (the prune job, shutdown). */
+  function saveAll(): Promise<void> {
+    for (const [id, s] of states) if (s.status === 'ready') void saveIndex(id, s.index);
+    return fileWork;
+  }
+
+  /** Files of datasets that no longer exist are removed (deleted while this instance was down). */
+  function removeStrayFiles(dir: string, datasetIds: string[]): Promise<void> {
+    const known = new Set(datasetIds);
+    return queueFileWork('removing stray snapshots', async () => {
+      for (const id of await listSnapshots(dir)) if (!known.has(id)) await removeSnapshot(dir, id);
+    });
+  }
+
   /** The POIs `ids` of dataset `id` as read now (`rows`): present here, moved away or deleted. */
   function applyRows(index: DatasetIndex, id: string, ids: string[], rows: PoiRow[]): void {
+    writes.set(index, (writes.get(index) ?? 0) + 1);
     const found = new Map(rows.map((r) => [r.id, r]));
     for (const poiId of ids) {
       const row = found.get(poiId);
@@ -371,10 +544,11 @@ export function createSearchIndex(deps: {
     const askingSnapshot = () => {
       snapshotAsked = true;
     };
-    await inLogSnapshot(db, askingSnapshot, async (tx, snapshot) => {
+    await inLogSnapshot(db, askingSnapshot, async (tx, snapshot, at) => {
       const from = position;
       if (from === undefined) {
         position = snapshot;
+        positionAt = at;
         return;
       }
       const entries = await changesSince(tx, from);
@@ -395,8 +569,14 @@ export function createSearchIndex(deps: {
         const exists = await existingDatasetIds(tx, [...datasetRows]);
         let freed = false;
         for (const id of datasetRows) {
-          if (!exists.has(id)) freed = states.delete(id) || freed;
-          else if (!states.has(id)) enqueue(id);
+          if (!exists.has(id)) {
+            freed = states.delete(id) || freed;
+            const dir = deps.snapshotDir;
+            if (dir) {
+              saved.delete(id);
+              void queueFileWork('removing a snapshot', () => removeSnapshot(dir, id));
+            }
+          } else if (!states.has(id)) enqueue(id);
         }
         if (freed) retryOverBudget();
       }
@@ -425,6 +605,7 @@ export function createSearchIndex(deps: {
         }
       }
       position = snapshot;
+      positionAt = at;
       // This instance's caches of those datasets (answers, totals, prices) are dropped too: a write
       // whose change notification never came (another process, a lost NOTIFY) is not served from
       // them either.
@@ -503,7 +684,9 @@ export function createSearchIndex(deps: {
       try {
         startedUp = false;
         await read();
-        for (const id of await datasetIdsBySize(db)) if (!states.has(id)) enqueue(id);
+        const ids = await datasetIdsBySize(db);
+        for (const id of ids) if (!states.has(id)) enqueue(id);
+        if (deps.snapshotDir) void removeStrayFiles(deps.snapshotDir, ids);
         startedUp = true;
       } finally {
         startingUp = undefined;
@@ -574,6 +757,8 @@ export function createSearchIndex(deps: {
       await c?.close();
       await reading?.catch(() => undefined);
       await building?.catch(() => undefined);
+      // The files at the last position read: the next start catches up from here.
+      if (deps.snapshotDir) await saveAll();
     },
 
     search(filter) {
@@ -650,7 +835,11 @@ export function createSearchIndex(deps: {
       void readQuietly();
     },
 
-    prune: () => pruneSearchChanges(db, LOG_RETENTION_MS),
+    async prune() {
+      await pruneSearchChanges(db, LOG_RETENTION_MS);
+      // The files must stay younger than what the log keeps (LOG_RETENTION_MS / 2 when loaded).
+      if (deps.snapshotDir && !stopped) await saveAll();
+    },
 
     catchUp: () => readQuietly(),
 
