@@ -19,6 +19,21 @@ export interface AdminSeedSize {
   corporates: number;
   datasets: number;
   auditRows: number;
+  /** Percent of users per account type (the rest are trial); default 2 % providers, 10 % corporate, 33 % individual. */
+  mix?: { dataProvider: number; corporate: number; individual: number };
+  /** Trial users get keys too (and may search free datasets). */
+  trialKeys?: boolean;
+}
+
+export interface AdminSeedOptions {
+  /**
+   * Loads the usage events instead of the seed's own INSERT … SELECT (bench/usage-scale.ts COPYs
+   * skewed ones): runs once users, accounts, datasets and keys exist; the aggregates, invoices and
+   * audit rows are then built from what it loaded.
+   */
+  loadEvents?: () => Promise<unknown>;
+  /** Invoices are seeded for the months before this 'YYYY-MM' only (default: the current Japan month), leaving later ones to the close. */
+  invoicesBefore?: string;
 }
 
 export const ADMIN_SEED_DEFAULT: AdminSeedSize = {
@@ -43,9 +58,10 @@ export const SEED_ADMIN_EMAIL = 'admin-bench@example.jp';
 // Mean Japanese names make the search realistic: prefixes shared by many users.
 const FAMILY = ['佐藤', '鈴木', '高橋', '田中', '伊藤', '渡辺', '山本', '中村', '小林', '加藤', '吉田', '山田'];
 
-export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_SEED_DEFAULT): Promise<Record<string, number>> {
+export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_SEED_DEFAULT, options: AdminSeedOptions = {}): Promise<Record<string, number>> {
   const q = (text: string, values: unknown[] = []) => pool.query(text, values);
   const timings: Record<string, number> = {};
+  const mix = size.mix ?? { dataProvider: 2, corporate: 10, individual: 33 };
   const step = async (name: string, run: () => Promise<unknown>) => {
     const t = performance.now();
     await run();
@@ -64,9 +80,9 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
               ($3::text[])[1 + n % array_length($3::text[], 1)] || ' ' || '利用者' || n,
               CASE WHEN n <= 5 THEN 'admin' ELSE 'user' END,
               CASE WHEN n <= 5 THEN 'platform_admin'
-                   WHEN n % 100 < 2 THEN 'data_provider'
-                   WHEN n % 100 < 12 THEN 'corporate'
-                   WHEN n % 100 < 45 THEN 'individual'
+                   WHEN n % 100 < $4::int THEN 'data_provider'
+                   WHEN n % 100 < $4::int + $5::int THEN 'corporate'
+                   WHEN n % 100 < $4::int + $5::int + $6::int THEN 'individual'
                    ELSE 'trial' END,
               CASE WHEN n > 5 AND n % 97 = 0 THEN 'suspended' ELSE 'active' END,
               now() - make_interval(mins => ((n::bigint * 7919) % (730 * 24 * 60))::int),
@@ -74,7 +90,7 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
               CASE WHEN n % 3 = 0 THEN NULL ELSE now() - make_interval(mins => ((n::bigint * 104729) % (90 * 24 * 60))::int) END,
               CASE WHEN n > 5 AND n % 97 = 0 THEN '利用規約違反の疑い' END
        FROM generate_series(1, $1::int) AS n`,
-      [size.users, SEED_ADMIN_EMAIL, FAMILY],
+      [size.users, SEED_ADMIN_EMAIL, FAMILY, mix.dataProvider, mix.corporate, mix.individual],
     ),
   );
 
@@ -150,14 +166,24 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
       `INSERT INTO api_keys (id, user_id, name, key_hash, prefix, created_at)
        SELECT seed_uuid('key' || c.id), c.id, '本番キー', md5('keyhash' || c.id) || md5('keyhash2' || c.id), 'poi_' || substr(md5(c.id::text), 1, 8),
               now() - interval '400 days'
-       FROM (SELECT id FROM users WHERE account_type IN ('individual', 'corporate', 'data_provider') AND ${SEEDED_USERS} ORDER BY id LIMIT $1) c`,
-      [size.consumers],
+       FROM (SELECT id FROM users WHERE account_type = ANY($2::text[]) AND ${SEEDED_USERS} ORDER BY id LIMIT $1) c`,
+      [size.consumers, ['individual', 'corporate', 'data_provider', ...(size.trialKeys ? ['trial'] : [])]],
     ),
   );
 
   // One current pricing version per account type is created by the migrations; events point at it.
+  // A usage_events partitioned by Japan month (migration 0023) gets the partitions of the seeded
+  // months first, as its job makes them ahead of time: rows would otherwise all go to its DEFAULT one.
+  await step('usage partitions', async () => {
+    if (!(await q(`SELECT to_regprocedure('usage_events_add_partition(date)') AS f`)).rows[0]?.f) return;
+    await q(
+      `SELECT usage_events_add_partition(m::date) FROM generate_series(date_trunc('month', now() AT TIME ZONE 'Asia/Tokyo') - interval '13 months',
+                                                                       date_trunc('month', now() AT TIME ZONE 'Asia/Tokyo') + interval '1 month', interval '1 month') m`,
+    );
+  });
+
   await step('usage events', () =>
-    q(
+    options.loadEvents ? options.loadEvents() : q(
       `WITH c AS (SELECT k.id AS key_id, k.user_id, u.account_type, row_number() OVER (ORDER BY k.id) - 1 AS i
                   FROM api_keys k JOIN users u ON u.id = k.user_id),
             nc AS (SELECT count(*) AS n FROM c),
@@ -183,6 +209,8 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
     ),
   );
 
+  // As the meter's flush aggregates them (usage.repository.ts writeUsageEvents): per user, Japanese day
+  // and key; per dataset of each event (unnest), day, user and recipient.
   await step('usage aggregates', async () => {
     await q(
       `INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen)
@@ -191,25 +219,56 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
     );
     await q(
       `INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units)
-       SELECT dataset_ids[1], (occurred_at AT TIME ZONE 'Asia/Tokyo')::date, user_id, dataset_recipient_ids[1],
-              count(*), sum(dataset_prices_sen[1]), sum(dataset_prices_sen[1]::bigint * dataset_shares_bp[1])
-       FROM usage_events WHERE ${SEEDED_EVENTS} GROUP BY 1, 2, 3, 4`,
+       SELECT d.dataset_id, (e.occurred_at AT TIME ZONE 'Asia/Tokyo')::date, e.user_id, d.recipient_id,
+              count(*), sum(d.price_sen), sum(d.price_sen::bigint * d.share_bp)
+       FROM usage_events e
+       CROSS JOIN LATERAL unnest(e.dataset_ids, e.dataset_prices_sen, e.dataset_shares_bp, e.dataset_recipient_ids) AS d(dataset_id, price_sen, share_bp, recipient_id)
+       WHERE ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')} GROUP BY 1, 2, 3, 4`,
     );
+    // The monthly rollups the close, the billing screen and budgets read (migration 0024), where they exist:
+    // billable quantities per dataset and price, base fees under the zero dataset id; searches and the last account type.
+    const monthly = (await q(`SELECT to_regclass('usage_charge_monthly') IS NOT NULL AS charge, to_regclass('usage_user_monthly') IS NOT NULL AS users`)).rows[0] as { charge: boolean; users: boolean };
+    const jstMonth = `to_char(e.occurred_at AT TIME ZONE 'Asia/Tokyo', 'YYYY-MM')`;
+    if (monthly.charge) {
+      await q(
+        `INSERT INTO usage_charge_monthly (year_month, user_id, dataset_id, unit_price_sen, searches)
+         SELECT year_month, user_id, dataset_id, unit_price_sen, count(*) FROM (
+           SELECT ${jstMonth} AS year_month, e.user_id, d.dataset_id, d.price_sen AS unit_price_sen
+           FROM usage_events e CROSS JOIN LATERAL unnest(e.dataset_ids, e.dataset_prices_sen) AS d(dataset_id, price_sen)
+           WHERE d.price_sen > 0 AND ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')}
+           UNION ALL
+           SELECT ${jstMonth}, e.user_id, '00000000-0000-0000-0000-000000000000'::uuid, e.base_fee_sen
+           FROM usage_events e WHERE NOT e.free AND e.base_fee_sen > 0 AND ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')}) c
+         GROUP BY 1, 2, 3, 4`,
+      );
+    }
+    if (monthly.users) {
+      await q(
+        `INSERT INTO usage_user_monthly (year_month, user_id, searches, last_occurred_at, last_account_type)
+         SELECT ${jstMonth}, e.user_id, count(*), max(e.occurred_at), (array_agg(e.account_type ORDER BY e.occurred_at DESC))[1]
+         FROM usage_events e WHERE ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')} GROUP BY 1, 2`,
+      );
+    }
   });
 
   // Invoices of the closed months: one per billing account and month with usage, lines per dataset
   // and price from the same events, a base-fee line, tax once. Paid, open or overdue by a rule.
+  if (options.invoicesBefore && !/^\d{4}-\d{2}$/.test(options.invoicesBefore)) throw new Error(`invoicesBefore: ${options.invoicesBefore} is not YYYY-MM`);
+  const invoicesBefore = options.invoicesBefore
+    ? `'${options.invoicesBefore}-01'::timestamp AT TIME ZONE 'Asia/Tokyo'`
+    : `date_trunc('month', now() AT TIME ZONE 'Asia/Tokyo') AT TIME ZONE 'Asia/Tokyo'`;
   await step('invoices', async () => {
     await q(
       `CREATE TEMP TABLE seed_lines AS
        SELECT coalesce(bu.id, bc.id) AS billing_account_id, coalesce(bu.payment_method, bc.payment_method) AS payment_method,
               to_char(e.occurred_at AT TIME ZONE 'Asia/Tokyo', 'YYYY-MM') AS ym, e.dataset_ids[1] AS dataset_id,
-              e.dataset_prices_sen[1] AS price_sen, count(*) AS qty, count(*) FILTER (WHERE NOT e.free) AS paid_qty
+              e.dataset_prices_sen[1] AS price_sen, count(*) AS qty, count(*) FILTER (WHERE NOT e.free) AS paid_qty,
+              coalesce(sum(e.base_fee_sen) FILTER (WHERE NOT e.free), 0) AS base_sen
        FROM usage_events e JOIN users u ON u.id = e.user_id
        LEFT JOIN billing_accounts bu ON bu.user_id = u.id
        LEFT JOIN billing_accounts bc ON bc.corporate_account_id = u.corporate_account_id
        WHERE coalesce(bu.id, bc.id) IS NOT NULL AND ${SEEDED_EVENTS.replaceAll('user_id', 'e.user_id')}
-         AND e.occurred_at < date_trunc('month', now() AT TIME ZONE 'Asia/Tokyo') AT TIME ZONE 'Asia/Tokyo'
+         AND e.occurred_at < ${invoicesBefore}
        GROUP BY 1, 2, 3, 4, 5`,
     );
     await q(
@@ -223,7 +282,7 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
               t.payment_method, '{"name":"POI Cloud"}'::jsonb, '{"addressee":"seed"}'::jsonb,
               t.ym_start + interval '1 month', CASE WHEN st.status = 'paid' THEN t.ym_start + interval '1 month 3 days' END
        FROM (SELECT billing_account_id, payment_method, ym, to_date(ym || '-01', 'YYYY-MM-DD') AS ym_start,
-                    (sum(floor(qty * price_sen / 100.0)) + floor(sum(paid_qty) / 2))::bigint AS subtotal
+                    (sum(floor(qty * price_sen / 100.0)) + floor(sum(base_sen) / 100.0))::bigint AS subtotal
              FROM seed_lines GROUP BY 1, 2, 3) t
        CROSS JOIN LATERAL (SELECT CASE WHEN t.ym_start < date_trunc('month', now())::date - interval '2 months' THEN 'paid'
                                        WHEN abs(hashtext(t.billing_account_id::text || t.ym)) % 10 = 0 THEN 'overdue'
@@ -239,10 +298,10 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
     );
     await q(
       `INSERT INTO invoice_lines (invoice_id, position, kind, description, quantity, unit_price_sen, amount_yen)
-       SELECT i.id, 1000, 'base_fee', '基本料金', l.paid_qty, 50, floor(l.paid_qty / 2)::bigint
-       FROM invoices i JOIN (SELECT billing_account_id, ym, sum(paid_qty) AS paid_qty FROM seed_lines GROUP BY 1, 2) l
+       SELECT i.id, 1000, 'base_fee', '基本料金', l.paid_qty, l.base_sen / l.paid_qty, floor(l.base_sen / 100.0)::bigint
+       FROM invoices i JOIN (SELECT billing_account_id, ym, sum(paid_qty) AS paid_qty, sum(base_sen) AS base_sen FROM seed_lines GROUP BY 1, 2) l
          ON i.billing_account_id = l.billing_account_id AND i.year_month = l.ym
-       WHERE l.paid_qty > 0`,
+       WHERE l.base_sen > 0`,
     );
     // Numbered last: lines of a numbered (issued) invoice are immutable (the 0008 trigger).
     await q(

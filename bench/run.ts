@@ -8,6 +8,9 @@
  * BENCH_SKIP_PUBLIC_LOAD (keeps the public latency pairs, budget pair included), BENCH_SKIP_IMPORT,
  * BENCH_SKIP_LAYOUTS, BENCH_SKIP_ROUNDTRIP, BENCH_SKIP_SUGGEST, BENCH_SKIP_DATASETS, BENCH_SKIP_ADMIN, BENCH_SKIP_BACKFILL (=1 each); BENCH_ENGINE=postgres|pglite runs one engine.
  * The admin part (PostgreSQL only) seeds 100,000 users and 1,000,000 usage events into the same database.
+ * Usage at scale (bench/usage-scale.ts, PostgreSQL only, its own database) loads BENCH_USAGE_EVENTS usage events
+ * (20,000,000) of BENCH_USAGE_USERS users (100,000) and times /usage, the revenue screens and the monthly close;
+ * BENCH_SKIP_USAGE_SCALE=1 skips it, BENCH_USAGE_SCALE_ONLY=1 runs nothing else.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -32,6 +35,7 @@ import { runPublicApiBench, seedConsumer } from './public-api-bench';
 import { runSuggestBench } from './suggest-bench';
 import { runDatasetListBench } from './dataset-list-bench';
 import { runAdminBench } from './admin-bench';
+import { runUsageScaleBench } from './usage-scale';
 import { fmt, pct, type BenchResult } from './stats';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
@@ -401,11 +405,13 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
 
 async function main() {
   const results: BenchResult[] = [];
+  const usageOnly = process.env.BENCH_USAGE_SCALE_ONLY === '1';
   // The console's weight and Lighthouse scores first, before the database load heats the machine.
-  const consoleChecks: ConsoleCheck[] = process.env.BENCH_SKIP_CONSOLE === '1' ? [] : await runConsoleBench();
+  const consoleChecks: ConsoleCheck[] = process.env.BENCH_SKIP_CONSOLE === '1' || usageOnly ? [] : await runConsoleBench();
   const only = process.env.BENCH_ENGINE;
-  if (!only || only === 'postgres') await benchEngine('postgres', N_PG, results);
-  if (!only || only === 'pglite') await benchEngine('pglite', N_PGLITE, results);
+  if ((!only || only === 'postgres') && !usageOnly) await benchEngine('postgres', N_PG, results);
+  if ((!only || only === 'pglite') && !usageOnly) await benchEngine('pglite', N_PGLITE, results);
+  if ((!only || only === 'postgres') && process.env.BENCH_SKIP_USAGE_SCALE !== '1') results.push(...(await runUsageScaleBench()));
   const failed = [...results.filter((r) => !r.ok), ...consoleChecks.filter((c) => !c.ok).map((c) => ({ engine: 'console', label: c.label }))];
   console.log(`\npeak memory (max RSS of this process): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   console.log(failed.length ? `\n${failed.length} target(s) missed: ${failed.map((f) => `${f.engine} ${f.label}`).join('; ')}` : '\nall targets met');
