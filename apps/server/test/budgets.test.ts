@@ -252,6 +252,9 @@ describe('budget enforcement and alerts', () => {
     // The next month: this month's searches and alerts become last month's, and crossing 100 % mails again.
     await ctx.query("UPDATE usage_events SET occurred_at = occurred_at - interval '1 month' WHERE user_id = $1", [user.id]);
     await ctx.query("UPDATE usage_daily SET day = (day - interval '1 month')::date WHERE user_id = $1", [user.id]);
+    for (const table of ['usage_charge_monthly', 'usage_user_monthly']) {
+      await ctx.query(`UPDATE ${table} SET year_month = to_char(to_date(year_month || '-01', 'YYYY-MM-DD') - interval '1 month', 'YYYY-MM') WHERE user_id = $1`, [user.id]);
+    }
     await ctx.query("UPDATE budget_alerts SET year_month = to_char(to_date(year_month || '-01', 'YYYY-MM-DD') - interval '1 month', 'YYYY-MM') WHERE billing_account_id = (SELECT id FROM billing_accounts WHERE user_id = $1)", [user.id]);
     const nextMonth = await api('POST', '/billing/budget', user, { monthly_limit: 55, hard_stop: true });
     expect(nextMonth.json().data).toEqual({ monthly_limit: 55, hard_stop: true, spent_this_month: 0, alerts_sent: [] });

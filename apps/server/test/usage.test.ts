@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { dayOf, yearMonthOf } from '@poi/shared/billing-time';
-import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
+import { BASE_FEE_LINE, PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { displayPrefixOf, generateApiKey, hashApiKey } from '../src/modules/api-keys/key-format';
 import { createUsageMeter } from '../src/modules/usage/usage-meter';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
@@ -103,9 +103,21 @@ describe('usage meter', () => {
     expect(daily).toEqual({ searches: '250', amount: '2500' });
     const [perDataset] = await ctx.query<{ n: string }>('SELECT sum(searches)::text AS n FROM usage_dataset_daily WHERE user_id = $1', [userId]);
     expect(perDataset!.n).toBe('250');
+    // The monthly rollups invoices read, and the raw rows (one per (request id, instant), the partitioned key).
+    const monthly = async () => ({
+      raw: (await ctx.query<{ n: number }>('SELECT count(*)::int AS n FROM usage_events WHERE user_id = $1', [userId]))[0]!.n,
+      charges: await ctx.query('SELECT dataset_id = $2 AS base, unit_price_sen, sum(searches)::int AS n FROM usage_charge_monthly WHERE user_id = $1 GROUP BY 1, 2 ORDER BY 1', [
+        userId,
+        BASE_FEE_LINE,
+      ]),
+      searches: (await ctx.query<{ searches: string }>('SELECT searches::text FROM usage_user_monthly WHERE user_id = $1', [userId])).map((r) => r.searches),
+    });
+    const expected = { raw: 250, charges: [{ base: false, unit_price_sen: 7, n: 250 }, { base: true, unit_price_sen: 3, n: 250 }], searches: ['250'] };
+    expect(await monthly()).toEqual(expected);
     // The same events written again, as a blind retry would: nothing changes.
     expect(await writeUsageEvents(ctx.database.db, events)).toBe(0);
     expect((await ctx.query<{ n: string }>('SELECT sum(searches)::text AS n FROM usage_daily WHERE user_id = $1', [userId]))[0]!.n).toBe('250');
+    expect(await monthly()).toEqual(expected);
   });
 
   it('keeps money exact over 100,000 events (no floating-point drift)', async () => {

@@ -1,14 +1,17 @@
 import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * One billable search (an HTTP 200 of the public API), priced when it happened. request_id is
- * unique, so a retried flush never records a search twice. No foreign keys: money records stay
- * even when a key or dataset is deleted.
+ * One billable search (an HTTP 200 of the public API), priced when it happened. Partitioned by
+ * Japan-time month of occurred_at (migration 0023: usage_events_YYYY_MM and usage_events_default;
+ * drizzle only queries the parent), raw rows kept USAGE_RAW_RETENTION_MONTHS (docs/billing.md
+ * "Usage data"). (request_id, occurred_at) is unique and a retried flush stores the same pair, so
+ * it never records a search twice. No foreign keys: money records stay even when a key or dataset
+ * is deleted.
  */
 export const usageEvents = pgTable(
   'usage_events',
   {
-    requestId: uuid('request_id').primaryKey(),
+    requestId: uuid('request_id').notNull(),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     userId: uuid('user_id').notNull(),
     apiKeyId: uuid('api_key_id').notNull(),
@@ -26,7 +29,7 @@ export const usageEvents = pgTable(
     /** Counted against the month's free searches (base fee waived). */
     free: boolean('free').notNull(),
   },
-  (t) => [index('usage_events_user_idx').on(t.userId, t.occurredAt)],
+  (t) => [primaryKey({ name: 'usage_events_pkey', columns: [t.requestId, t.occurredAt] }), index('usage_events_user_idx').on(t.userId, t.occurredAt)],
 );
 
 /** Per user, Japanese day and key: what /usage and /dashboard read. Kept in the flush's statement. */
@@ -74,4 +77,44 @@ export const usageDatasetDaily = pgTable(
     // The admin revenue views aggregate a whole month: index-only over its days.
     index('usage_dataset_daily_day_idx').on(t.day, t.recipientId, t.datasetId, t.searches, t.amountSen, t.revenueUnits),
   ],
+);
+
+/** The dataset id of usage_charge_monthly's base-fee rows. */
+export const BASE_FEE_LINE = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Per Japan-time month ('YYYY-MM') and user, the billable quantities grouped as invoice lines are:
+ * per dataset and unit price (datasets above 0 sen), and the base fee per unit price (non-free
+ * searches with a base fee above 0) under BASE_FEE_LINE. What the close, the billing screen and
+ * budgets read. Kept in the flush's statement.
+ */
+export const usageChargeMonthly = pgTable(
+  'usage_charge_monthly',
+  {
+    yearMonth: text('year_month').notNull(),
+    userId: uuid('user_id').notNull(),
+    datasetId: uuid('dataset_id').notNull(),
+    unitPriceSen: integer('unit_price_sen').notNull(),
+    searches: bigint('searches', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'usage_charge_monthly_pk', columns: [t.yearMonth, t.userId, t.datasetId, t.unitPriceSen] }),
+    index('usage_charge_monthly_user_idx').on(t.userId, t.yearMonth),
+  ],
+);
+
+/**
+ * Per Japan-time month and user: searches, and the account type on the last one (the monthly fee's;
+ * a user with any search in the month is billed for it). Kept in the flush's statement.
+ */
+export const usageUserMonthly = pgTable(
+  'usage_user_monthly',
+  {
+    yearMonth: text('year_month').notNull(),
+    userId: uuid('user_id').notNull(),
+    searches: bigint('searches', { mode: 'number' }).notNull(),
+    lastOccurredAt: timestamp('last_occurred_at', { withTimezone: true }).notNull(),
+    lastAccountType: text('last_account_type').notNull(),
+  },
+  (t) => [primaryKey({ name: 'usage_user_monthly_pk', columns: [t.yearMonth, t.userId] }), index('usage_user_monthly_user_idx').on(t.userId, t.yearMonth)],
 );

@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
+import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { arrayParam } from '../../db/sql';
 import { budgetAlerts, budgets } from '../../db/schema/budgets';
+import { BASE_FEE_LINE } from '../../db/schema/usage';
 
 export type BudgetRow = typeof budgets.$inferSelect;
 
@@ -74,22 +75,15 @@ export async function listBilledUsers(ex: Executor, billingAccountId: string): P
 
 /**
  * A month's billable quantities of some users, grouped as invoice lines are: per dataset and unit
- * price (free datasets left out), and the base fee per unit price (free searches left out).
+ * price (free datasets left out), and the base fee per unit price (free searches left out). From
+ * the monthly rollup the close reads too, so a budget counts exactly what the invoice will bill.
  */
 export async function monthUsageQuantities(ex: Executor, userIds: readonly string[], yearMonth: string): Promise<UsageQuantityRow[]> {
   if (!userIds.length) return [];
-  const { start, end } = monthRange(yearMonth);
-  const inMonth = sql`e.user_id = ANY(${arrayParam(userIds, 'uuid')}) AND e.occurred_at >= ${start.toISOString()}::timestamptz AND e.occurred_at < ${end.toISOString()}::timestamptz`;
   const result = await ex.execute(sql`
-    SELECT e.user_id AS "userId", d.dataset_id::text AS "datasetId", d.price_sen AS "unitPriceSen", count(*)::float8 AS "quantity"
-    FROM usage_events e CROSS JOIN LATERAL unnest(e.dataset_ids, e.dataset_prices_sen) AS d(dataset_id, price_sen)
-    WHERE ${inMonth} AND d.price_sen > 0
-    GROUP BY e.user_id, d.dataset_id, d.price_sen
-    UNION ALL
-    SELECT e.user_id, NULL, e.base_fee_sen, count(*)::float8
-    FROM usage_events e
-    WHERE ${inMonth} AND NOT e.free AND e.base_fee_sen > 0
-    GROUP BY e.user_id, e.base_fee_sen
+    SELECT user_id AS "userId", NULLIF(dataset_id, ${BASE_FEE_LINE}::uuid)::text AS "datasetId", unit_price_sen AS "unitPriceSen", searches::float8 AS "quantity"
+    FROM usage_charge_monthly
+    WHERE year_month = ${yearMonth} AND user_id = ANY(${arrayParam(userIds, 'uuid')}) AND searches > 0
   `);
   return result.rows as unknown as UsageQuantityRow[];
 }

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { daysOfMonth, monthRange } from '@poi/shared/billing-time';
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { arrayParam } from '../../db/sql';
-import { usageDaily } from '../../db/schema/usage';
+import { BASE_FEE_LINE, usageDaily } from '../../db/schema/usage';
 import { auditLogs } from '../../db/schema/audit';
 import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -40,46 +40,37 @@ export interface MonthUsage {
 }
 
 /**
- * A month's billable usage per user from the usage events, priced as recorded: searches per
- * (dataset, price) — a price change mid-month gives two groups — and non-free searches per base
- * fee. Only the given users when userIds is set.
+ * A month's billable usage per user from the monthly rollups (usage_charge_monthly,
+ * usage_user_monthly), priced as recorded: searches per (dataset, price) — a price change
+ * mid-month gives two groups — and non-free searches per base fee. Only the given users when
+ * userIds is set. The rollups, not the raw events, are read: raw events past their retention are
+ * dropped (docs/billing.md "Usage data").
  */
 export async function monthUsage(ex: Executor, yearMonth: string, userIds?: readonly string[]): Promise<MonthUsage> {
-  const { start, end } = monthRange(yearMonth);
   if (userIds && !userIds.length) return { datasets: [], baseFees: [], accountTypes: new Map() };
-  const who = userIds ? sql`AND e.user_id = ANY(${arrayParam(userIds, 'uuid')})` : sql``;
-  const range = sql`e.occurred_at >= ${start.toISOString()}::timestamptz AND e.occurred_at < ${end.toISOString()}::timestamptz`;
-  const [datasetRows, baseRows, typeRows] = await Promise.all([
+  const who = (column: SQL) => (userIds ? sql`AND ${column} = ANY(${arrayParam(userIds, 'uuid')})` : sql``);
+  const [chargeRows, typeRows] = await Promise.all([
     ex.execute<{ user_id: string; dataset_id: string; name: string | null; price_sen: number; searches: number }>(sql`
-      SELECT u.user_id, u.dataset_id, ds.name, u.price_sen, u.searches
-      FROM (
-        SELECT e.user_id, d.dataset_id, d.price_sen, count(*)::int AS searches
-        FROM usage_events e
-        CROSS JOIN LATERAL unnest(e.dataset_ids, e.dataset_prices_sen) AS d(dataset_id, price_sen)
-        WHERE ${range} ${who} AND d.price_sen > 0
-        GROUP BY e.user_id, d.dataset_id, d.price_sen
-      ) u
-      LEFT JOIN datasets ds ON ds.id = u.dataset_id`),
-    ex.execute<{ user_id: string; price_sen: number; searches: number }>(sql`
-      SELECT e.user_id, e.base_fee_sen AS price_sen, count(*)::int AS searches
-      FROM usage_events e
-      WHERE ${range} ${who} AND NOT e.free AND e.base_fee_sen > 0
-      GROUP BY e.user_id, e.base_fee_sen`),
+      SELECT c.user_id, c.dataset_id, ds.name, c.unit_price_sen AS price_sen, c.searches::float8 AS searches
+      FROM usage_charge_monthly c
+      LEFT JOIN datasets ds ON ds.id = c.dataset_id
+      WHERE c.year_month = ${yearMonth} ${who(sql`c.user_id`)} AND c.searches > 0`),
     ex.execute<{ user_id: string; account_type: string }>(sql`
-      SELECT DISTINCT ON (e.user_id) e.user_id, e.account_type
-      FROM usage_events e
-      WHERE ${range} ${who}
-      ORDER BY e.user_id, e.occurred_at DESC`),
+      SELECT m.user_id, m.last_account_type AS account_type
+      FROM usage_user_monthly m
+      WHERE m.year_month = ${yearMonth} ${who(sql`m.user_id`)}`),
   ]);
+  const datasetRows = chargeRows.rows.filter((r) => r.dataset_id !== BASE_FEE_LINE);
+  const baseRows = chargeRows.rows.filter((r) => r.dataset_id === BASE_FEE_LINE);
   return {
-    datasets: datasetRows.rows.map((r) => ({
+    datasets: datasetRows.map((r) => ({
       userId: r.user_id,
       datasetId: r.dataset_id,
       name: r.name ?? DELETED_DATASET_NAME,
       unitPriceSen: Number(r.price_sen),
       searches: Number(r.searches),
     })),
-    baseFees: baseRows.rows.map((r) => ({ userId: r.user_id, unitPriceSen: Number(r.price_sen), searches: Number(r.searches) })),
+    baseFees: baseRows.map((r) => ({ userId: r.user_id, unitPriceSen: Number(r.price_sen), searches: Number(r.searches) })),
     accountTypes: new Map(typeRows.rows.map((r) => [r.user_id, r.account_type])),
   };
 }

@@ -2,7 +2,7 @@ import { and, asc, between, eq, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { apiKeys } from '../../db/schema/api-keys';
-import { usageDaily, usageDatasetDaily } from '../../db/schema/usage';
+import { BASE_FEE_LINE, usageDaily, usageDatasetDaily } from '../../db/schema/usage';
 import { datasets } from '../../db/schema/datasets';
 
 function monthDays(yearMonth: string): [string, string] {
@@ -173,9 +173,11 @@ export interface UsageEvent {
 }
 
 /**
- * Inserts the events and adds only the newly inserted ones to the daily rollups, in one statement:
- * a flush retried after an unknown outcome (a timeout after the commit) finds its request ids
- * already stored and adds nothing, so no search is ever counted twice.
+ * Inserts the events and adds only the newly inserted ones to the rollups (daily and monthly), in
+ * one statement: a flush retried after an unknown outcome (a timeout after the commit) finds its
+ * (request id, instant) pairs already stored and adds nothing, so no search is ever counted twice.
+ * The rollups are the source of every screen and of invoices; raw events are kept for disputes
+ * (docs/billing.md "Usage data").
  */
 export async function writeUsageEvents(ex: Executor, events: readonly UsageEvent[]): Promise<number> {
   if (!events.length) return 0;
@@ -210,11 +212,11 @@ export async function writeUsageEvents(ex: Executor, events: readonly UsageEvent
       SELECT request_id, occurred_at, user_id, api_key_id, account_type, pricing_version_id,
         dataset_ids, dataset_prices_sen, dataset_shares_bp, dataset_recipient_ids, base_fee_sen, amount_sen, free
       FROM input
-      ON CONFLICT (request_id) DO NOTHING
-      RETURNING request_id
+      ON CONFLICT (request_id, occurred_at) DO NOTHING
+      RETURNING request_id, occurred_at
     ),
     fresh AS (
-      SELECT input.* FROM input JOIN inserted USING (request_id)
+      SELECT input.* FROM input JOIN inserted USING (request_id, occurred_at)
     ),
     daily AS (
       INSERT INTO usage_daily (user_id, day, api_key_id, searches, free_searches, amount_sen)
@@ -236,6 +238,32 @@ export async function writeUsageEvents(ex: Executor, events: readonly UsageEvent
         searches = usage_dataset_daily.searches + EXCLUDED.searches,
         amount_sen = usage_dataset_daily.amount_sen + EXCLUDED.amount_sen,
         revenue_units = usage_dataset_daily.revenue_units + EXCLUDED.revenue_units
+    ),
+    charges AS (
+      INSERT INTO usage_charge_monthly (year_month, user_id, dataset_id, unit_price_sen, searches)
+      SELECT year_month, user_id, dataset_id, unit_price_sen, count(*)
+      FROM (
+        SELECT to_char(f.day, 'YYYY-MM') AS year_month, f.user_id, d.dataset_id, d.price_sen AS unit_price_sen
+        FROM fresh f CROSS JOIN LATERAL unnest(f.dataset_ids, f.dataset_prices_sen) AS d(dataset_id, price_sen)
+        WHERE d.price_sen > 0
+        UNION ALL
+        SELECT to_char(f.day, 'YYYY-MM'), f.user_id, ${BASE_FEE_LINE}::uuid, f.base_fee_sen
+        FROM fresh f WHERE NOT f.free AND f.base_fee_sen > 0
+      ) c
+      GROUP BY year_month, user_id, dataset_id, unit_price_sen
+      ON CONFLICT (year_month, user_id, dataset_id, unit_price_sen) DO UPDATE SET
+        searches = usage_charge_monthly.searches + EXCLUDED.searches
+    ),
+    monthly AS (
+      INSERT INTO usage_user_monthly (year_month, user_id, searches, last_occurred_at, last_account_type)
+      SELECT DISTINCT ON (year_month, user_id) year_month, user_id, count(*) OVER (PARTITION BY year_month, user_id), occurred_at, account_type
+      FROM (SELECT to_char(day, 'YYYY-MM') AS year_month, user_id, occurred_at, account_type FROM fresh) f
+      ORDER BY year_month, user_id, occurred_at DESC
+      ON CONFLICT (year_month, user_id) DO UPDATE SET
+        searches = usage_user_monthly.searches + EXCLUDED.searches,
+        last_occurred_at = greatest(usage_user_monthly.last_occurred_at, EXCLUDED.last_occurred_at),
+        last_account_type = CASE WHEN EXCLUDED.last_occurred_at >= usage_user_monthly.last_occurred_at
+          THEN EXCLUDED.last_account_type ELSE usage_user_monthly.last_account_type END
     )
     -- Data-modifying CTEs run whether or not the final SELECT reads them.
     SELECT count(*)::int AS inserted FROM inserted
