@@ -66,6 +66,7 @@ import { adminBillingRoutes } from './modules/invoices/admin-invoices.routes';
 import { billingRoutes } from './modules/invoices/invoices.routes';
 import { createBillingService } from './modules/invoices/invoices.service';
 import { createCloseJob, untilNextClose, type CloseJob } from './modules/invoices/close-job';
+import { createUsagePartitions } from './modules/usage/usage-partitions';
 import { createCloseService, type CloseService } from './modules/invoices/close.service';
 import { invoiceDocumentRoutes } from './modules/invoices/invoice-documents.routes';
 import { adminInvoiceAdjustmentRoutes } from './modules/invoices/invoice-adjustments.routes';
@@ -385,6 +386,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         if (applied) app.log.info({ applied }, 'scheduled plan changes applied');
       },
     });
+    // usage_events' coming months' partitions, and closed months past USAGE_RAW_RETENTION_MONTHS
+    // dropped (docs/billing.md "Usage data"); at start, then every 6 hours.
+    const usagePartitions = createUsagePartitions({ db: database.db, retentionMonths: config.usageRawRetentionMonths, log: app.log });
+    jobs.add({ name: 'usage-partitions', every: 6 * HOUR, run: () => usagePartitions.run() });
     // Shortly after the next Japan-time midnight.
     jobs.add({
       name: 'overdue-marker',

@@ -48,6 +48,7 @@ const envSchema = z.object({
   BANK_ACCOUNT_NUMBER: optionalString.pipe(z.string().regex(/^\d{7}$/, 'must be 7 digits').optional()),
   BANK_ACCOUNT_HOLDER: optionalString,
   BILLING_JOBS: z.enum(['on', 'off']).default('on'),
+  USAGE_RAW_RETENTION_MONTHS: z.coerce.number().int().min(2).max(1200).default(13),
   SEARCH_INDEX_MAX_MB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
   SEARCH_INDEX_SNAPSHOT_DIR: optionalString,
   TRUST_PROXY: optionalString.pipe(
@@ -120,6 +121,11 @@ export interface Config {
   bankUnset?: string[];
   /** The monthly close and card retry jobs run in this process ('off' in tests that drive them). */
   billingJobs: boolean;
+  /**
+   * Months of raw usage events kept before the current one (docs/billing.md "Usage data"); older
+   * closed months are dropped by the usage-partitions job. The rollups are kept for good.
+   */
+  usageRawRetentionMonths: number;
   /** Memory the in-memory search index may take; 0 turns it off (PostgreSQL answers every search). */
   searchIndexMaxMb: number;
   /** Where this instance saves its search index's snapshots (default DATA_DIR/index-snapshots); undefined when SEARCH_INDEX_SNAPSHOT_DIR is off. */
@@ -178,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     bankUnset: (['BANK_NAME', 'BANK_BRANCH', 'BANK_ACCOUNT_NUMBER', 'BANK_ACCOUNT_HOLDER'] as const).filter((name) => !e[name]),
     billingJobs: e.BILLING_JOBS === 'on',
+    usageRawRetentionMonths: e.USAGE_RAW_RETENTION_MONTHS,
     searchIndexMaxMb: e.SEARCH_INDEX_MAX_MB,
     searchIndexSnapshotDir: e.SEARCH_INDEX_SNAPSHOT_DIR === 'off' ? undefined : path.resolve(e.SEARCH_INDEX_SNAPSHOT_DIR ?? path.join(dataDir, 'index-snapshots')),
   };
