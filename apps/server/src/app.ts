@@ -31,6 +31,9 @@ import { createPoisService } from './modules/pois/pois.service';
 import { createSuggester } from './modules/pois/suggest';
 import { createAuthService } from './modules/auth/auth.service';
 import { healthRoutes } from './modules/health/health.routes';
+import { createLifecycle, type Lifecycle } from './modules/health/lifecycle';
+import { probeRoutes } from './modules/health/probes.routes';
+import { createReadinessCheck } from './modules/health/readiness';
 import { logRoutes } from './modules/logs/logs.routes';
 import { createLogsService } from './modules/logs/logs.service';
 import { adminUserRoutes } from './modules/users/admin-users.routes';
@@ -133,6 +136,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Where the pino log goes (default: stdout). */
   logStream?: DestinationStream;
+  /** The process' phase for /readyz (server.ts moves it); without it the app is serving once built. */
+  lifecycle?: Lifecycle;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -174,6 +179,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors,
     clientErrorHandler,
+    // A request on a kept-alive connection during the drain (SIGTERM) is answered, with
+    // Connection: close (probes.routes.ts), rather than with Fastify's English 503.
+    return503OnClosing: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -198,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       url: config.databaseUrl,
       pgliteDir: path.join(config.dataDir, 'pglite'),
       onIdleError: (err) => app.log.warn({ err }, 'idle PostgreSQL connection lost'),
+      onMigrating: (running) => options.lifecycle?.migrating(running),
     }));
   const ownsDatabase = !options.database;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, timeoutMs: config.smtpTimeoutMs });
@@ -318,6 +327,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { authenticate: (token) => authService.authenticate(token) });
 
   await app.register(healthRoutes);
+  const lifecycle = options.lifecycle ?? createLifecycle('serving');
+  await app.register(probeRoutes, { lifecycle, readiness: createReadinessCheck({ database, lifecycle, searchIndex }) });
   await app.register(
     async (api) => {
       // Console answers are one user's data: no browser or proxy cache may keep them.

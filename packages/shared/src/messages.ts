@@ -48,6 +48,11 @@ export const messages = {
   internalError: 'サーバーでエラーが発生しました。しばらくしてから再度お試しください',
   // The database is unreachable (a restart, a failover): the server waits for it and reconnects.
   databaseUnavailable: 'データベースに接続できません。しばらくしてから再度お試しください',
+  // The readiness probe's reasons (/readyz): the instance is alive but takes no traffic yet or any more.
+  serverStarting: 'サーバーを起動しています。しばらくしてから再度お試しください',
+  databaseMigrating: 'データベースの更新(マイグレーション)を実行しています。しばらくしてから再度お試しください',
+  searchIndexBuilding: '検索用の索引を作成しています。しばらくしてから再度お試しください',
+  serverDraining: 'サーバーは停止処理中です。しばらくしてから再度お試しください',
   profileUpdated: 'プロフィールを更新しました',
   profileUpdateFailed: 'プロフィールの更新に失敗しました',
   displayNameRequired: '表示名を入力してください',

@@ -74,6 +74,8 @@ export interface DatabaseOptions {
    * one on the next query). The error is a summary: pg's own carries the whole client object.
    */
   onIdleError?: (err: Error) => void;
+  /** Called with true before the migrations run and false after (the readiness probe says `migrating` meanwhile). */
+  onMigrating?: (running: boolean) => void;
 }
 
 // From src/db/client.ts this is src/db/migrations; from the bundled dist/server.js, dist/migrations.
@@ -175,7 +177,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const db = drizzlePg(pool);
     try {
       await assertUtf8Ctype(db);
+      options.onMigrating?.(true);
       await migrateLocked(pool);
+      options.onMigrating?.(false);
     } catch (err) {
       await pool.end();
       throw err;
@@ -204,12 +208,40 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const db = drizzlePglite(client) as unknown as Db;
   try {
     await assertUtf8Ctype(db);
-    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    options.onMigrating?.(true);
+    await migratePglite(drizzlePglite(yieldingEachStatement(client)), { migrationsFolder });
+    options.onMigrating?.(false);
   } catch (err) {
     await client.close();
     throw err;
   }
   return { db, engine: 'pglite', close: () => client.close() };
+}
+
+/**
+ * PGlite runs its statements on this thread, each holding the event loop: a turn of the loop
+ * before each migration statement lets the early listener answer the probes while a fresh data
+ * directory is migrated (a second or more of statements in one transaction).
+ */
+function yieldingEachStatement<T extends object>(target: T): T {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return new Proxy(target, {
+    get(t, prop) {
+      const value: unknown = Reflect.get(t, prop, t);
+      if (typeof value !== 'function') return value;
+      const fn = value as (...args: unknown[]) => unknown;
+      if (prop === 'query' || prop === 'exec') {
+        return async (...args: unknown[]) => {
+          await turn();
+          return fn.apply(t, args);
+        };
+      }
+      if (prop === 'transaction') {
+        return (callback: (tx: object) => unknown) => fn.call(t, (tx: object) => callback(yieldingEachStatement(tx)));
+      }
+      return fn.bind(t);
+    },
+  });
 }
 
 /** Under LC_CTYPE=C pg_trgm sees no Japanese characters, so keyword search would silently fail. */

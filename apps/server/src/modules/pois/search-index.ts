@@ -108,6 +108,8 @@ export interface SearchIndexState {
   served: number;
   /** Builds started, by how they read their dataset; snapshot: datasets loaded from their snapshot file instead. */
   builtBy: { blocks: number; keyset: number; snapshot: number };
+  /** The datasets were listed (and queued) since the last start-up: with building at 0, the start-up build is over (/readyz). */
+  startedUp: boolean;
 }
 
 export interface SearchIndex {
@@ -872,6 +874,7 @@ export function createSearchIndex(deps: {
         lagMs: lastReadAt ? Date.now() - lastReadAt : null,
         served,
         builtBy: { ...builtBy },
+        startedUp,
       };
     },
 
