@@ -51,6 +51,7 @@ const envSchema = z.object({
   USAGE_RAW_RETENTION_MONTHS: z.coerce.number().int().min(2).max(1200).default(13),
   SEARCH_INDEX_MAX_MB: z.coerce.number().int().min(0).max(1_048_576).default(1024),
   SEARCH_INDEX_SNAPSHOT_DIR: optionalString,
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
   TRUST_PROXY: optionalString.pipe(
     z
       .string()
@@ -130,6 +131,11 @@ export interface Config {
   searchIndexMaxMb: number;
   /** Where this instance saves its search index's snapshots (default DATA_DIR/index-snapshots); undefined when SEARCH_INDEX_SNAPSHOT_DIR is off. */
   searchIndexSnapshotDir?: string;
+  /**
+   * SIGTERM's bound: in-flight requests finish, the usage meter is flushed and the connections
+   * closed within it, or the process exits 1 (server.ts; keep it under the orchestrator's grace period).
+   */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageRawRetentionMonths: e.USAGE_RAW_RETENTION_MONTHS,
     searchIndexMaxMb: e.SEARCH_INDEX_MAX_MB,
     searchIndexSnapshotDir: e.SEARCH_INDEX_SNAPSHOT_DIR === 'off' ? undefined : path.resolve(e.SEARCH_INDEX_SNAPSHOT_DIR ?? path.join(dataDir, 'index-snapshots')),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
