@@ -11,6 +11,9 @@
  * Usage at scale (bench/usage-scale.ts, PostgreSQL only, its own database) loads BENCH_USAGE_EVENTS usage events
  * (20,000,000) of BENCH_USAGE_USERS users (100,000) and times /usage, the revenue screens and the monthly close;
  * BENCH_SKIP_USAGE_SCALE=1 skips it, BENCH_USAGE_SCALE_ONLY=1 runs nothing else.
+ * The in-memory index at scale (bench/index-scale.ts, PostgreSQL only, its own database) loads BENCH_INDEX_POIS POIs
+ * (10,000,000) and times a server's start-up to a ready index, cold and from its snapshot on disk, with its bytes per POI;
+ * BENCH_SKIP_INDEX_SCALE=1 skips it, BENCH_INDEX_SCALE_ONLY=1 runs nothing else.
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -36,6 +39,7 @@ import { runSuggestBench } from './suggest-bench';
 import { runDatasetListBench } from './dataset-list-bench';
 import { runAdminBench } from './admin-bench';
 import { runUsageScaleBench } from './usage-scale';
+import { runIndexScaleBench } from './index-scale';
 import { fmt, pct, type BenchResult } from './stats';
 
 const N_PG = Number(process.env.BENCH_POIS ?? 1_000_000);
@@ -406,12 +410,14 @@ async function benchEngine(kind: 'postgres' | 'pglite', n: number, results: Benc
 async function main() {
   const results: BenchResult[] = [];
   const usageOnly = process.env.BENCH_USAGE_SCALE_ONLY === '1';
+  const indexOnly = process.env.BENCH_INDEX_SCALE_ONLY === '1';
   // The console's weight and Lighthouse scores first, before the database load heats the machine.
-  const consoleChecks: ConsoleCheck[] = process.env.BENCH_SKIP_CONSOLE === '1' || usageOnly ? [] : await runConsoleBench();
+  const consoleChecks: ConsoleCheck[] = process.env.BENCH_SKIP_CONSOLE === '1' || usageOnly || indexOnly ? [] : await runConsoleBench();
   const only = process.env.BENCH_ENGINE;
-  if ((!only || only === 'postgres') && !usageOnly) await benchEngine('postgres', N_PG, results);
-  if ((!only || only === 'pglite') && !usageOnly) await benchEngine('pglite', N_PGLITE, results);
-  if ((!only || only === 'postgres') && process.env.BENCH_SKIP_USAGE_SCALE !== '1') results.push(...(await runUsageScaleBench()));
+  if ((!only || only === 'postgres') && !usageOnly && !indexOnly) await benchEngine('postgres', N_PG, results);
+  if ((!only || only === 'pglite') && !usageOnly && !indexOnly) await benchEngine('pglite', N_PGLITE, results);
+  if ((!only || only === 'postgres') && process.env.BENCH_SKIP_USAGE_SCALE !== '1' && !indexOnly) results.push(...(await runUsageScaleBench()));
+  if ((!only || only === 'postgres') && process.env.BENCH_SKIP_INDEX_SCALE !== '1' && !usageOnly) results.push(...(await runIndexScaleBench()));
   const failed = [...results.filter((r) => !r.ok), ...consoleChecks.filter((c) => !c.ok).map((c) => ({ engine: 'console', label: c.label }))];
   console.log(`\npeak memory (max RSS of this process): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   console.log(failed.length ? `\n${failed.length} target(s) missed: ${failed.map((f) => `${f.engine} ${f.label}`).join('; ')}` : '\nall targets met');

@@ -436,6 +436,7 @@ export function createSearchIndex(deps: {
     if (usedBytes() + meta.indexBytes > budget) return undefined;
     const file = await readSnapshot(dir, id);
     if (file.status !== 'ok') return file.status === 'missing' ? undefined : refuse(file.reason);
+    const readMs = Date.now() - started;
     let index: DatasetIndex;
     try {
       index = DatasetIndex.fromSnapshot(file.snapshot as Parameters<typeof DatasetIndex.fromSnapshot>[0]);
@@ -444,7 +445,7 @@ export function createSearchIndex(deps: {
       return refuse((err as Error).message);
     }
     writes.set(index, 0);
-    const readMs = Date.now() - started;
+    const madeMs = Date.now() - started - readMs;
     const caughtUp = await inLogSnapshot(db, () => undefined, async (tx, _snapshot, at) => {
       if (at - file.meta.takenAt > LOG_RETENTION_MS / 2) return 'older than the change log keeps';
       if (!(await positionNotAhead(tx, file.meta.position))) return 'its position is ahead of the database (another database, or one restored)';
@@ -464,7 +465,7 @@ export function createSearchIndex(deps: {
     if (typeof caughtUp === 'string') return refuse(caughtUp);
     builtBy.snapshot += 1;
     log.info(
-      { datasetId: id, pois: index.size, bytes: file.bytes, changes: caughtUp, readMs, totalMs: Date.now() - started, savedAgoMs: positionAt - file.meta.takenAt },
+      { datasetId: id, pois: index.size, bytes: file.bytes, changes: caughtUp, readMs, madeMs, catchUpMs: Date.now() - started - readMs - madeMs, totalMs: Date.now() - started, savedAgoMs: positionAt - file.meta.takenAt },
       'search index: dataset loaded from its snapshot and caught up from the change log',
     );
     return { index, checksum: file.meta.checksum, takenAt: file.meta.takenAt, changes: caughtUp };
