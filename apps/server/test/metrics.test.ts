@@ -248,6 +248,13 @@ describe('GET /metrics', () => {
     const bucket = (le: string) => valueOf(samples, 'poi_http_request_duration_seconds_bucket', { route: '/healthz', method: 'GET', status_code: '200', le });
     expect(bucket('+Inf')).toBe(valueOf(samples, count, { route: '/healthz', method: 'GET', status_code: '200' }));
     expect(valueOf(samples, 'poi_http_request_duration_seconds_sum', { route: '/healthz', method: 'GET', status_code: '200' })).toBeGreaterThan(0);
+    // Cumulative buckets in order of their bounds, the largest finite one holding every answer (all under 30 s).
+    const buckets = samples.filter((s) => s.name === 'poi_http_request_duration_seconds_bucket' && s.labels.route === '/healthz' && s.labels.status_code === '200');
+    const bounds = buckets.map((s) => s.labels.le);
+    expect(bounds).toEqual(['0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30', '+Inf']);
+    const counts = buckets.map((s) => s.value);
+    expect(counts).toEqual([...counts].sort((x, y) => x - y));
+    expect(counts.at(-2)).toBe(counts.at(-1));
   });
 
   it('counts public searches by the path that answered (index, postgres, cache) and times them under the route pattern', async () => {
