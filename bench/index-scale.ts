@@ -81,12 +81,14 @@ async function load(client: pg.Client, pool: pg.Pool): Promise<string> {
   const select = columns.map((col) =>
     col === 'latitude' ? `round((latitude + k * 0.0000037)::numeric, 6)::float8` : col === 'longitude' ? `round((longitude + k * 0.0000053)::numeric, 6)::float8` : col,
   );
+  // The first rows are the table's first blocks (a fresh table): read by a TID range scan, no sort.
+  const blocks = Number((await client.query(`SELECT pg_relation_size('pois') / current_setting('block_size')::int AS b`)).rows[0].b);
   for (let k = 1, done = BASE; done < N; k++) {
     const take = Math.min(BASE, N - done);
     const s = performance.now();
     await client.query(
-      `INSERT INTO pois (${columns.join(', ')}) SELECT ${select.join(', ')} FROM (SELECT * FROM pois WHERE dataset_id = $1 ORDER BY ctid LIMIT $2) AS p, (SELECT $3::int AS k) AS kk`,
-      [datasetId, take, k],
+      `INSERT INTO pois (${columns.join(', ')}) SELECT ${select.join(', ')} FROM (SELECT * FROM pois WHERE ctid < $1::tid LIMIT $2) AS p, (SELECT $3::int AS k) AS kk`,
+      [`(${blocks},0)`, take, k],
     );
     done += take;
     console.log(`  copy ${k}: ${done.toLocaleString()} POIs (${seconds(performance.now() - s)} s)`);
