@@ -21,7 +21,7 @@ import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { monthUsageQuantities } from '../src/modules/budgets/budgets.repository';
 import { monthUsage } from '../src/modules/invoices/close.repository';
 import { createUsagePartitions } from '../src/modules/usage/usage-partitions';
-import { listUsagePartitions } from '../src/modules/usage/usage-partitions.repository';
+import { addUsagePartition, listUsagePartitions } from '../src/modules/usage/usage-partitions.repository';
 import { writeUsageEvents } from '../src/modules/usage/usage.repository';
 import { createScratchDatabase, silentLog, withTestContext, type TestContext } from './helpers';
 import { instantsOverMonth, usageEvent } from './support/usage-events';
@@ -227,15 +227,19 @@ describe('the usage-partitions job', () => {
     const usageBefore = { march: await monthUsage(db, '2011-03', [user.id]), april: await monthUsage(db, '2011-04', [user.id]) };
     expect(usageBefore.march.datasets.map((d) => d.searches)).toEqual([4]);
 
+    // A month made ahead that never had a search, and never closed (none before the first search is).
+    expect(await addUsagePartition(db, '2010-01')).toBe(true);
+
     // As at 2012-06-15 (2011-05 on kept): March (closed) is detached and dropped, 2009-12 (closed) deleted
     // from DEFAULT, April (not closed) kept whatever its age, May on kept.
     const second = await job.run(midMonth('2012-06'));
-    expect(second).toEqual({ created: ['2012-06', '2012-07', '2012-08'], dropped: ['2009-12', '2011-03'], held: ['2011-04'] });
+    expect(second).toEqual({ created: ['2012-06', '2012-07', '2012-08'], dropped: ['2009-12', '2010-01', '2011-03'], held: ['2011-04'] });
     expect(await where()).toEqual(['2011-04 usage_events_2011_04 6', '2011-05 usage_events_2011_05 6']);
     expect((await ctx.query(`SELECT to_regclass('usage_events_2011_03') AS t`))[0]).toEqual({ t: null });
     const months = (await listUsagePartitions(db)).map((p) => p.yearMonth);
     expect(months).toEqual(expect.arrayContaining(['2011-04', '2011-05', '2012-06', '2012-07', '2012-08']));
     expect(months).not.toContain('2011-03');
+    expect(months).not.toContain('2010-01');
 
     // Rollups, invoices and what the billing screens read are unchanged; a second close of the month issues nothing.
     expect(await rollups()).toEqual(rollupsBefore);

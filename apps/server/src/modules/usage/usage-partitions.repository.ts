@@ -38,6 +38,16 @@ export async function defaultPartitionMonths(ex: Executor): Promise<string[]> {
   return result.rows.map((r) => r.month);
 }
 
+/** Whether any raw event of a Japan-time month is stored (one partition read, pruned to the month). */
+export async function usageMonthHasRows(ex: Executor, range: { start: Date; end: Date }): Promise<boolean> {
+  const result = await ex.execute<{ found: boolean }>(sql`
+    SELECT EXISTS (
+      SELECT 1 FROM usage_events
+      WHERE occurred_at >= ${range.start.toISOString()}::timestamptz AND occurred_at < ${range.end.toISOString()}::timestamptz
+    ) AS found`);
+  return result.rows[0]?.found === true;
+}
+
 /**
  * Removes a month's raw events for good: its partition detached and dropped (no row-by-row
  * delete), and its rows in the DEFAULT partition deleted. The rollups are not touched.

@@ -3,7 +3,7 @@ import { monthRange, yearMonthOf } from '@poi/shared/billing-time';
 import type { Db } from '../../db/client';
 import { inTransaction } from '../../db/transaction';
 import { closedMonths } from '../invoices/close.repository';
-import { addUsagePartition, defaultPartitionMonths, dropUsageMonth, listUsagePartitions } from './usage-partitions.repository';
+import { addUsagePartition, defaultPartitionMonths, dropUsageMonth, listUsagePartitions, usageMonthHasRows } from './usage-partitions.repository';
 
 /** Months made ahead of time besides the current one: a month's partition exists well before its first search. */
 const MONTHS_AHEAD = 2;
@@ -41,8 +41,8 @@ function oldestKeptMonth(at: Date, retentionMonths: number): string {
  * is partitioned by Japan-time month (migration 0023). Each run makes the partitions of this month
  * and the next MONTHS_AHEAD (and of any kept month the DEFAULT partition has rows of, moving them
  * there), then detaches and drops every month older than the retention whose close has run to the
- * end. A month not closed is kept whatever its age: its invoices still need it. The rollups the
- * screens and invoices read are never touched.
+ * end. A month not closed is kept whatever its age (its invoices still need it), unless it has no
+ * rows. The rollups the screens and invoices read are never touched.
  */
 export function createUsagePartitions(deps: { db: Db; retentionMonths: number; log: FastifyBaseLogger; now?: () => Date }): UsagePartitions {
   const { db, log } = deps;
@@ -67,7 +67,9 @@ export function createUsagePartitions(deps: { db: Db; retentionMonths: number; l
       const dropped: string[] = [];
       const held: string[] = [];
       for (const [month, partition] of [...expired].sort(([a], [b]) => a.localeCompare(b))) {
-        if (!closed.has(month)) {
+        // An empty month (made ahead, then no search; or before the first one, which no close
+        // ever covers) loses nothing.
+        if (!closed.has(month) && (await usageMonthHasRows(db, monthRange(month)))) {
           held.push(month);
           continue;
         }
