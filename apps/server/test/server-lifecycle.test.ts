@@ -164,20 +164,32 @@ describe('the server process', () => {
         await sleep(20);
       }
       // A probe whose request is under way when the signal comes (its connection is not idle, so
-      // it is not closed): its answer is the readiness during the drain.
+      // it is not closed): its answer is the readiness during the drain. A first request on the
+      // connection proves it accepted; the second one's first line is sent ahead of the signal
+      // and its end once the server has logged the drain.
       const probeSocket = connect(server.port, '127.0.0.1');
-      await new Promise((resolve) => probeSocket.once('connect', resolve));
-      probeSocket.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
       let probeAnswer = '';
+      let probeError = '';
       probeSocket.on('data', (chunk: Buffer) => (probeAnswer += chunk.toString()));
+      probeSocket.on('error', (err: NodeJS.ErrnoException) => (probeError = err.code ?? err.message));
       const probeClosed = new Promise((resolve) => probeSocket.on('close', resolve));
-      await sleep(50);
+      probeSocket.write('GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      while (!probeAnswer.endsWith('{"status":"ok"}')) {
+        if (Date.now() - at > 60_000) throw new Error(`no /livez answer: ${probeAnswer} ${probeError}`);
+        await sleep(10);
+      }
+      probeAnswer = '';
+      probeSocket.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      await sleep(300);
 
       const answeredBefore = outcomes.filter((o) => o.status === 200).length;
       console.warn(`load: ${answeredBefore} searches answered in ${Date.now() - at} ms before the signal`);
       signalAt = Date.now();
       server.child.kill('SIGTERM');
-      await sleep(100);
+      while (!server.output().includes('shutting down: draining')) {
+        if (Date.now() - signalAt > 5_000) throw new Error(`no drain logged:\n${server.output()}`);
+        await sleep(5);
+      }
       probeSocket.write('\r\n');
       const code = await server.exited;
       const exitMs = Date.now() - signalAt;
@@ -187,6 +199,7 @@ describe('the server process', () => {
 
       expect(code, server.output()).toBe(0);
       expect(exitMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+      expect(probeError).toBe('');
       expect(probeAnswer).toMatch(/^HTTP\/1\.1 503 /);
       expect(probeAnswer).toMatch(/connection: close/i);
       expect(probeAnswer).toContain('"reason":"draining"');
