@@ -14,6 +14,8 @@ CREATE TABLE "usage_charge_monthly" (
 	"dataset_id" uuid NOT NULL,
 	"unit_price_sen" integer NOT NULL,
 	"searches" bigint NOT NULL,
+	-- The close reads a month, budgets and /billing a few users' month: both are ranges of this key,
+	-- so no other index (the flush upserts these rows every second).
 	CONSTRAINT "usage_charge_monthly_pk" PRIMARY KEY ("year_month", "user_id", "dataset_id", "unit_price_sen")
 );--> statement-breakpoint
 CREATE TABLE "usage_user_monthly" (
@@ -24,9 +26,6 @@ CREATE TABLE "usage_user_monthly" (
 	"last_account_type" text NOT NULL,
 	CONSTRAINT "usage_user_monthly_pk" PRIMARY KEY ("year_month", "user_id")
 );--> statement-breakpoint
--- Budgets ask for a few users' month.
-CREATE INDEX "usage_charge_monthly_user_idx" ON "usage_charge_monthly" USING btree ("user_id", "year_month");--> statement-breakpoint
-CREATE INDEX "usage_user_monthly_user_idx" ON "usage_user_monthly" USING btree ("user_id", "year_month");--> statement-breakpoint
 INSERT INTO "usage_charge_monthly" ("year_month", "user_id", "dataset_id", "unit_price_sen", "searches")
 SELECT year_month, user_id, dataset_id, unit_price_sen, count(*)
 FROM (
