@@ -259,7 +259,7 @@ describe('PostgreSQL going away', () => {
     }
   });
 
-  it('survives a restart of its PostgreSQL cluster: /healthz 503 while down, answers within 5 s after, metered = answered', { timeout: 120_000 }, async (ctx) => {
+  it('survives a restart of its PostgreSQL cluster: /healthz and /readyz 503 while down (/livez 200), answers within 5 s after, metered = answered', { timeout: 120_000 }, async (ctx) => {
     if (!existsSync(path.join(PG_BIN, 'initdb')) || !existsSync(path.join(PG_BIN, 'pg_ctl'))) return ctx.skip();
     // initdb and postgres refuse to run as root: as root they run as the postgres user.
     const asRoot = process.getuid?.() === 0;
@@ -292,6 +292,10 @@ describe('PostgreSQL going away', () => {
       await sleep(1_500);
       const health = await fetch(`${base}/healthz`);
       const healthBody = (await health.json()) as { status: string; database: string; reason?: string };
+      // The orchestrator's probes: out of rotation, not restarted.
+      const readiness = await fetch(`${base}/readyz`);
+      const readinessBody = (await readiness.json()) as { reason?: string };
+      const liveness = (await fetch(`${base}/livez`)).status;
       // Searches sent while it is down: refused with 503, none answered otherwise.
       const whileDown = load.answered.filter((a) => a.sentAt >= downAt + 500);
       await sleep(1_000);
@@ -305,6 +309,12 @@ describe('PostgreSQL going away', () => {
         healthAfter = (await fetch(`${base}/healthz`)).status;
         if (healthAfter === 200) break;
       }
+      // /readyz keeps a verdict for at most a second.
+      let readyAfter = 0;
+      for (const until = Date.now() + 2_000; Date.now() < until; await sleep(100)) {
+        readyAfter = (await fetch(`${base}/readyz`)).status;
+        if (readyAfter === 200) break;
+      }
       await sleep(500);
       await load.stop();
       const answered = load.ok();
@@ -314,6 +324,8 @@ describe('PostgreSQL going away', () => {
       expect(health.status).toBe(503);
       expect(healthBody).toMatchObject({ status: 'down', database: 'postgres' });
       expect(healthBody.reason).toMatch(/データベース/);
+      expect([readiness.status, readinessBody.reason, liveness]).toEqual([503, 'database_unreachable', 200]);
+      expect(readyAfter).toBe(200);
       expect(whileDown.length).toBeGreaterThan(0);
       expect(whileDown.every((a) => a.status === 503)).toBe(true);
       expect(load.networkErrors).toEqual([]);
