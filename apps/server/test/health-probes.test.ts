@@ -140,8 +140,9 @@ describe('health probes with the database unreachable', () => {
   it('answers 503 database_unreachable (checked once a second) while /livez stays 200 without touching the database', async () => {
     const scratch = await createScratchDatabase();
     const database = await scratch.open();
-    const app = await buildAppOn(database, { SEARCH_INDEX_MAX_MB: '0' });
+    let app: FastifyInstance | undefined;
     try {
+      app = await buildAppOn(database, { SEARCH_INDEX_MAX_MB: '0' });
       expect((await probe(app, '/readyz')).status).toBe(200);
       // The database goes away (PGlite: closed; PostgreSQL: its pools ended).
       await database.close();
@@ -159,7 +160,8 @@ describe('health probes with the database unreachable', () => {
       const health = await app.inject({ method: 'GET', url: '/healthz' });
       expect(health.statusCode).toBe(503);
     } finally {
-      await app.close().catch(() => undefined);
+      await app?.close().catch(() => undefined);
+      await database.close().catch(() => undefined);
       await scratch.drop();
     }
   });
