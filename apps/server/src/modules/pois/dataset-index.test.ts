@@ -202,3 +202,69 @@ describe('dataset index snapshot', () => {
     expect(() => DatasetIndex.fromSnapshot({ header: s.header, buffers: s.buffers.map((b, k) => (k === 2 ? b.subarray(1) : b)) })).toThrow(/snapshot/);
   });
 });
+
+describe('dataset index records', () => {
+  /** Rows as the page query writes them: the usual prefix, a name, and a tail of fields some of which repeat. */
+  const dataset = '11111111-2222-4333-8444-555555555555';
+  const fieldsArb = fc.record({
+    lat: fc.double({ min: 35.6, max: 35.75, noNaN: true }),
+    lon: fc.double({ min: 139.6, max: 139.85, noNaN: true }),
+    name: fc.string({ maxLength: 12 }),
+    address: fc.oneof(fc.constant(null), fc.string({ maxLength: 20 })),
+    category: fc.constantFrom('カフェ', '寿司', null),
+    tags: fc.subarray(['Wi-Fi', '駐車場', '個室']),
+    stamp: fc.constantFrom('2026-11-26T17:42:08.789Z', '2026-11-27T01:02:03.004Z'),
+    usual: fc.boolean(),
+  });
+
+  it("every answer is written back byte for byte (prefix, name, coordinates, tail), whether its tail's end is a dictionary piece or not", () => {
+    fc.assert(
+      fc.property(fc.array(fieldsArb, { minLength: 1, maxLength: 120 }), (rows) => {
+        const heads = rows.map((r, k) => (r.usual ? `{"poi_id":"${idOf(k + 1)}","dataset_id":"${dataset}","name":${JSON.stringify(r.name)}` : `{"poi_id":"${idOf(k + 1)}","name":${JSON.stringify(r.name)}`));
+        const tails = rows.map(
+          (r) =>
+            `,"address":${JSON.stringify(r.address)},"category":${JSON.stringify(r.category)},"description":null,"tags":${JSON.stringify(r.tags)},"created_at":"${r.stamp}","updated_at":"${r.stamp}"`,
+        );
+        const page: IndexPage = {
+          count: rows.length,
+          ids: rows.map((_, k) => idOf(k + 1)).join(''),
+          coords: rows.map((r) => `${r.lat},${r.lon}`).join(','),
+          json: rows.map((_, k) => heads[k]! + tails[k]!).join(''),
+          jsonLengths: rows.map((_, k) => `${Buffer.byteLength(heads[k]!)},${Buffer.byteLength(tails[k]!)}`).join(','),
+          texts: rows.map((r) => `${r.name.replace(/\n/g, ' ')}\n`).join(''),
+          textLengths: rows.map((r) => String(Buffer.byteLength(r.name))).join(','),
+        };
+        const b = new DatasetIndexBuilder(dataset);
+        b.add(page);
+        const index = b.finish();
+        const found = index.search(prepareQuery({ latitude: 35.7, longitude: 139.7 }), rows.length, 0)!;
+        expect(found.matches.length).toBe(rows.length);
+        for (const m of found.matches) {
+          const k = Number.parseInt(m.id.slice(-12), 16) - 1;
+          const answer = answersJson([index.answerOf(m)]).toString();
+          const expected = `[${heads[k]},"latitude":${rows[k]!.lat},"longitude":${rows[k]!.lon}${tails[k]}`;
+          expect(answer.slice(0, expected.length)).toBe(expected);
+          expect(answer.slice(expected.length)).toMatch(/^,"distance_m":[0-9.e+-]+\}\]$/);
+          expect(index.baseRowJson(m.row)).toBe(expected.slice(1));
+        }
+        // Tails' ends that repeat are kept once (the usual case of a bulk import).
+        if (rows.length >= 60) expect(index.toSnapshot().header.pieces).toBeGreaterThan(0);
+        // The snapshot's copy writes the same bytes.
+        const copy = DatasetIndex.fromSnapshot(index.toSnapshot());
+        const again = copy.search(prepareQuery({ latitude: 35.7, longitude: 139.7 }), rows.length, 0)!;
+        expect(answersJson(again.matches.map((m) => copy.answerOf(m)))).toEqual(answersJson(found.matches.map((m) => index.answerOf(m))));
+      }),
+      { numRuns: 100, seed: 5 },
+    );
+  });
+
+  it('an id that is not a uuid is refused by the build and found by no removal', () => {
+    const b = new DatasetIndexBuilder('d');
+    expect(() => b.add(pageOf([{ id: 'not-a-uuid-but-36-characters-long!!!', lat: 35.7, lon: 139.7, text: 'x' }]))).toThrow(/uuid/);
+    const index = build([{ lat: 35.7, lon: 139.7, words: [] }]);
+    index.remove('NOT-A-UUID');
+    expect(index.size).toBe(1);
+    index.remove(idOf(1));
+    expect(index.size).toBe(0);
+  });
+});

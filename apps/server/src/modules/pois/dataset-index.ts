@@ -68,6 +68,8 @@ export interface PreparedQuery extends PointQuery {
   maxKm: number;
   /** The words as UTF-8, to test against stored search texts. */
   wordBytes: Buffer[];
+  /** The cursor's id as 16 bytes (compared with the rows' ids). */
+  afterId?: Uint8Array;
 }
 
 export function prepareQuery(q: PointQuery): PreparedQuery {
@@ -87,7 +89,58 @@ export function prepareQuery(q: PointQuery): PreparedQuery {
     limitEd: radius === undefined ? undefined : radius * RADIUS_TO_EARTHDISTANCE,
     maxKm: radius === undefined ? Infinity : (radius / 1000) * (1 + 1e-9) + 1e-6,
     wordBytes: (words ?? []).map((w) => Buffer.from(w)),
+    afterId: after ? idBytesOf(after.id) : undefined,
   };
+}
+
+/** Hexadecimal digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** A uuid's 16 bytes (written at `at`); false when the text is not a lowercase uuid (no row has that id). */
+function writeIdBytes(text: string, from: number, out: Uint8Array, at: number): boolean {
+  if (text.length < from + 36) return false;
+  let k = 0;
+  for (let b = 0; b < 16; b++) {
+    if (k === 8 || k === 13 || k === 18 || k === 23) {
+      if (text.charCodeAt(from + k) !== 45) return false;
+      k += 1;
+    }
+    const hi = nibble(text.charCodeAt(from + k));
+    const lo = nibble(text.charCodeAt(from + k + 1));
+    if (hi < 0 || lo < 0) return false;
+    out[at + b] = hi * 16 + lo;
+    k += 2;
+  }
+  return true;
+}
+
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** A uuid's bytes, or undefined when it is not one. */
+function idBytesOf(id: string): Uint8Array | undefined {
+  const out = new Uint8Array(16);
+  return id.length === 36 && writeIdBytes(id, 0, out, 0) ? out : undefined;
+}
+
+/** The uuid text of the 16 bytes at `at` (lowercase: as PostgreSQL writes it). */
+function idTextAt(ids: Uint8Array, at: number): string {
+  return (
+    HEX[ids[at]!]! + HEX[ids[at + 1]!]! + HEX[ids[at + 2]!]! + HEX[ids[at + 3]!]! + '-' + HEX[ids[at + 4]!]! + HEX[ids[at + 5]!]! + '-' + HEX[ids[at + 6]!]! + HEX[ids[at + 7]!]! + '-' +
+    HEX[ids[at + 8]!]! + HEX[ids[at + 9]!]! + '-' + HEX[ids[at + 10]!]! + HEX[ids[at + 11]!]! + HEX[ids[at + 12]!]! + HEX[ids[at + 13]!]! + HEX[ids[at + 14]!]! + HEX[ids[at + 15]!]!
+  );
+}
+
+/** Byte order of two ids: the order of their uuid texts (lowercase hex) and PostgreSQL's uuid order. */
+function compareIdBytes(a: Uint8Array, ai: number, b: Uint8Array, bi: number): number {
+  for (let k = 0; k < 16; k++) {
+    const d = a[ai + k]! - b[bi + k]!;
+    if (d) return d;
+  }
+  return 0;
 }
 
 /**
@@ -111,6 +164,12 @@ function bigramsOf(text: string): number[] {
  * (about 55 bigrams a row: 55 million lookups for a million rows, 2.7 s of the build here).
  */
 export class BigramPostings {
+  /**
+   * Postings past this many rows keep only their count (their rows are never read: a word whose
+   * rarest bigram is that common is found by walking the tree).
+   */
+  constructor(private readonly keepMax = Infinity) {}
+
   private bits = 12;
   /** key + 1 per slot (0: empty), and the posting it leads to. */
   private keys = new Float64Array(1 << 12);
@@ -188,6 +247,13 @@ export class BigramPostings {
       let gap = row - this.last[p]!;
       this.last[p] = row;
       this.count[p]! += 1;
+      if (this.count[p]! > this.keepMax) {
+        if (this.length[p]! >= 0) {
+          this.length[p] = -1;
+          this.data[p] = EMPTY_POSTING;
+        }
+        continue;
+      }
       let buf = this.data[p]!;
       let at = this.length[p]!;
       if (at + 5 > buf.length) {
@@ -204,10 +270,15 @@ export class BigramPostings {
     }
   }
 
-  /** The rows of posting p, ascending. */
+  /** Whether posting p kept only its count (more rows than keepMax). */
+  dropped(p: number): boolean {
+    return this.length[p]! < 0;
+  }
+
+  /** The rows of posting p, ascending (none for a dropped posting). */
   rows(p: number): number[] {
     const buf = this.data[p]!;
-    const end = this.length[p]!;
+    const end = Math.max(0, this.length[p]!);
     const out: number[] = [];
     let row = -1;
     let k = 0;
@@ -231,12 +302,13 @@ export class BigramPostings {
     const n = this.data.length;
     const lengths = this.length.subarray(0, n);
     let total = 0;
-    for (let p = 0; p < n; p++) total += lengths[p]!;
+    for (let p = 0; p < n; p++) total += Math.max(0, lengths[p]!);
     const packed = new Uint8Array(total);
     let at = 0;
     for (let p = 0; p < n; p++) {
-      packed.set(this.data[p]!.subarray(0, lengths[p]!), at);
-      at += lengths[p]!;
+      const len = Math.max(0, lengths[p]!);
+      packed.set(this.data[p]!.subarray(0, len), at);
+      at += len;
     }
     return { bits: this.bits, postings: n, buffers: [bytesOf(this.keys), bytesOf(this.slots), bytesOf(lengths), bytesOf(this.count.subarray(0, n)), packed] };
   }
@@ -253,14 +325,13 @@ export class BigramPostings {
     b.last = new Int32Array(0);
     let at = 0;
     for (let p = 0; p < postings; p++) {
-      const n = b.length[p]!;
+      const n = Math.max(0, b.length[p]!);
       if (at + n > packed!.length) throw new Error('search index snapshot: the postings are shorter than their lengths');
       b.data.push(packed!.subarray(at, at + n));
       at += n;
     }
-    let bytes = b.keys.byteLength + b.slots.byteLength + 3 * b.length.byteLength;
-    for (let p = 0; p < postings; p++) bytes += b.length[p]! + 80;
-    b.bytes = bytes;
+    if (at !== packed!.length) throw new Error('search index snapshot: the postings are longer than their lengths');
+    b.bytes = b.keys.byteLength + b.slots.byteLength + 2 * b.length.byteLength + packed!.byteLength + 80 * postings;
     return b;
   }
 
@@ -268,7 +339,7 @@ export class BigramPostings {
   finish(): void {
     let bytes = this.keys.byteLength + this.slots.byteLength + 3 * this.length.byteLength;
     for (let p = 0; p < this.data.length; p++) {
-      const n = this.length[p]!;
+      const n = Math.max(0, this.length[p]!);
       if (this.data[p]!.length > n) this.data[p] = this.data[p]!.slice(0, n);
       bytes += n + 80;
     }
@@ -282,6 +353,8 @@ export class BigramPostings {
     return bytes;
   }
 }
+
+const EMPTY_POSTING = new Uint8Array(0);
 
 /** The first box's circle, and how far boxes grow without a radius before geokdbush's walk takes over. */
 const BOX_START_M = 250;
@@ -319,7 +392,7 @@ export interface Match {
 }
 
 /**
- * A match's answer: its UTF-8 bytes where the index keeps them (json[start, end): the whole
+ * A match's answer: its UTF-8 bytes (json[start, end): the whole
  * answer but its closing distance), and the ASCII run written for the search.
  */
 export interface AnswerParts {
@@ -327,6 +400,9 @@ export interface AnswerParts {
   start: number;
   end: number;
   distance: string;
+  /** A base row's answer, written by its index straight into the output (json unused then). */
+  index?: DatasetIndex;
+  row?: number;
 }
 
 /**
@@ -336,14 +412,14 @@ export interface AnswerParts {
  */
 export function answersJson(answers: AnswerParts[], before = '', after = ''): Buffer {
   let size = before.length + 2 + Math.max(0, answers.length - 1) + after.length;
-  for (const a of answers) size += a.end - a.start + a.distance.length;
+  for (const a of answers) size += (a.index ? a.index.answerSize(a.row!) : a.end - a.start) + a.distance.length;
   const out = Buffer.allocUnsafe(size);
   let at = out.write(before, 0, 'latin1');
   out[at++] = 0x5b; // [
   for (let k = 0; k < answers.length; k++) {
     const a = answers[k]!;
     if (k) out[at++] = 0x2c; // ,
-    at += a.json.copy(out, at, a.start, a.end);
+    at = a.index ? a.index.writeAnswer(a.row!, out, at) : at + a.json.copy(out, at, a.start, a.end);
     at += out.write(a.distance, at, 'latin1');
   }
   out[at++] = 0x5d; // ]
@@ -397,7 +473,7 @@ export interface IndexPage {
   textLengths: string;
 }
 
-/** Bytes an id string costs in V8 (header and 36 one-byte characters, rounded). */
+/** Bytes an id string costs in V8 (header and 36 one-byte characters, rounded): the side map's estimate. */
 const ID_BYTES = 56;
 
 /**
@@ -419,7 +495,7 @@ function reserveScratch(n: number): void {
 export const byKey = (a: Match, b: Match) => a.knn - b.knn || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A typed array that grows by doubling. */
-function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, need: number): T {
+function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: T, need: number): T {
   if (need <= a.length) return a;
   const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2));
   b.set(a);
@@ -428,7 +504,7 @@ function grow<T extends Float64Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a:
 
 /**
  * The coordinates' run of an answer, between its head and tail: the numbers in JavaScript's
- * format, as JSON.stringify writes them on the SQL path (written once, not per search).
+ * format, as JSON.stringify writes them on the SQL path.
  */
 const coordinatesJson = (lat: number, lon: number) => `,"latitude":${lat},"longitude":${lon}`;
 
@@ -438,69 +514,249 @@ function numbers(list: string): number[] {
 }
 
 /**
+ * Where each row is by its id: an open-addressing table of row + 1 (0: empty), the ids themselves
+ * being the index's 16-byte ids (no string or map entry per row).
+ */
+class IdTable {
+  slots: Int32Array;
+  count = 0;
+
+  /** The rows' ids are the owner's 16-byte ids, passed on each call (never kept here). */
+  constructor(capacity: number) {
+    this.slots = new Int32Array(Math.max(8, capacity));
+  }
+
+  static hash(ids: Uint8Array, at: number): number {
+    let h = 0x811c9dc5;
+    for (let k = 0; k < 16; k++) h = Math.imul(h ^ ids[at + k]!, 0x01000193);
+    return h >>> 0;
+  }
+
+  /** The slot holding the row of this id, or the empty slot where it would go. */
+  private slotOf(ids: Uint8Array, key: Uint8Array, at: number): number {
+    const cap = this.slots.length;
+    let h = Math.floor((IdTable.hash(key, at) / 4294967296) * cap);
+    for (;;) {
+      const r = this.slots[h]!;
+      if (r === 0 || compareIdBytes(ids, 16 * (r - 1), key, at) === 0) return h;
+      h = h + 1 === cap ? 0 : h + 1;
+    }
+  }
+
+  /** The row whose id is key[at, at + 16), or -1. */
+  find(ids: Uint8Array, key: Uint8Array, at: number): number {
+    return this.slots[this.slotOf(ids, key, at)]! - 1;
+  }
+
+  /** Sets the row of the id of `row` (in ids); the row it replaces, or -1. */
+  set(ids: Uint8Array, row: number): number {
+    if ((this.count + 1) * 10 > this.slots.length * 7) this.resize(ids, this.slots.length * 2);
+    const h = this.slotOf(ids, ids, 16 * row);
+    const before = this.slots[h]! - 1;
+    if (before < 0) this.count += 1;
+    this.slots[h] = row + 1;
+    return before;
+  }
+
+  /** The same rows in a table of `capacity` slots (at most 70 % full). */
+  resize(ids: Uint8Array, capacity: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(Math.max(8, capacity, Math.ceil((this.count * 10) / 7) + 1));
+    for (let k = 0; k < old.length; k++) {
+      const r = old[k]!;
+      if (r) this.slots[this.slotOf(ids, ids, 16 * (r - 1))] = r;
+    }
+  }
+}
+
+/**
+ * Each row's answer and search text are one record of bytes in a segment: the answer as JSON with
+ * what the index already knows left out, then the search text (UTF-8, as stored). The answer's
+ * first byte ANSWER_PREFIX stands for `{"poi_id":"<id>","dataset_id":"<dataset>","name":`; its last
+ * byte ANSWER_PIECE says that its tail's end is a piece of the dataset's dictionary, whose number
+ * is in the three bytes before it. JSON text never holds these bytes (control characters are
+ * escaped in strings), so they are told apart from the answer's own. An answer is so written
+ * with a few copies and no scan (a decoder reading every byte for pieces took 2.5 µs an answer,
+ * 50 µs a page). The coordinates' run stays written out: formatting two numbers per answer cost
+ * 1 µs an answer, more than the 40 bytes a row it saves are worth.
+ */
+const ANSWER_PIECE = 1;
+const ANSWER_PREFIX = 3;
+/** A segment's size: a record's offset is segment × SEGMENT_SIZE + its place in it (Uint32 offsets: 4 GiB in all). */
+const SEGMENT_BITS = 26;
+const SEGMENT_SIZE = 1 << SEGMENT_BITS;
+const SEGMENTS_MAX = 64;
+/** Whether a[ai, ai + n) and b[bi, bi + n) hold the same bytes (short runs: a loop costs less than a native call). */
+function sameBytes(a: Uint8Array, ai: number, b: Uint8Array, bi: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (a[ai + k] !== b[bi + k]) return false;
+  return true;
+}
+
+/** Copies src[from, to) to out at `at`; returns the bytes copied (short runs by a loop, long ones natively). */
+function copyBytes(src: Buffer, from: number, to: number, out: Buffer, at: number): number {
+  const n = to - from;
+  if (n > 48) return src.copy(out, at, from, to);
+  for (let k = 0; k < n; k++) out[at + k] = src[from + k]!;
+  return n;
+}
+
+/** The ASCII codes of each byte's two hexadecimal digits. */
+const HEX_CODES = Uint8Array.from(HEX.flatMap((h) => [h.charCodeAt(0), h.charCodeAt(1)]));
+
+/** Writes the uuid text of ids[at, at + 16) to out at `to` (36 bytes). */
+function writeIdText(ids: Uint8Array, at: number, out: Uint8Array, to: number): void {
+  for (let b = 0; b < 16; b++) {
+    if (b === 4 || b === 6 || b === 8 || b === 10) out[to++] = 45;
+    const v = ids[at + b]! * 2;
+    out[to++] = HEX_CODES[v]!;
+    out[to++] = HEX_CODES[v + 1]!;
+  }
+}
+
+/**
+ * The piece dictionary: ends of the answers' tails, each from a `,"` (a field's start: a quote
+ * after a comma is never inside a JSON string) to the tail's end, stored once. A piece enters on
+ * its second sighting within a window of recent ones (a doorkeeper): ends made of repeated fields
+ * (the timestamps of one import, null fields, a category and a tag list) enter at once, an end
+ * holding a field unique to its row (an address, a phone number) does not fill the dictionary.
+ * Each row uses the longest of its tail's ends that the dictionary holds.
+ */
+const PIECES_MAX = 1 << 16;
+const PIECE_BYTES_MAX = 16 << 20;
+/** Shorter ends stay in place (a piece's reference costs 4 bytes). */
+const PIECE_MIN = 12;
+const DOORKEEPER_BITS = 14;
+
+class PieceDictionary {
+  bytes = Buffer.allocUnsafe(1 << 12);
+  /** Piece k is bytes[start[k], start[k + 1]). */
+  start = new Uint32Array(256);
+  count = 0;
+  private hashes = new Int32Array(256);
+  private table = new Int32Array(1 << 10);
+  private door = new Int32Array(1 << DOORKEEPER_BITS);
+
+  /** The piece of this hash and length (its bytes not compared: the caller does), or -1. */
+  find(h: number, length: number): number {
+    const mask = this.table.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const k = this.table[s]! - 1;
+      if (k < 0) return -1;
+      if (this.hashes[k] === h && this.start[k + 1]! - this.start[k]! === length) return k;
+    }
+  }
+
+  /** Whether this hash was seen since its slot of the window was last taken (and it is now). */
+  seen(h: number): boolean {
+    const d = (h >>> 7) & ((1 << DOORKEEPER_BITS) - 1);
+    if (this.door[d] === h) return true;
+    this.door[d] = h;
+    return false;
+  }
+
+  /** Adds src[from, to) of hash h; its number, or -1 once the dictionary is full. */
+  add(src: Buffer, from: number, to: number, h: number): number {
+    const used = this.start[this.count]!;
+    if (this.count + 1 >= PIECES_MAX || used + (to - from) > PIECE_BYTES_MAX) return -1;
+    this.start = grow(this.start, this.count + 2);
+    this.hashes = grow(this.hashes, this.count + 1);
+    if (used + (to - from) > this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, used + (to - from)));
+      this.bytes.copy(bigger, 0, 0, used);
+      this.bytes = bigger;
+    }
+    src.copy(this.bytes, used, from, to);
+    const id = this.count++;
+    this.hashes[id] = h;
+    this.start[id + 1] = used + (to - from);
+    if (this.count * 2 > this.table.length) this.table = new Int32Array(this.table.length * 2);
+    else {
+      const mask = this.table.length - 1;
+      let s = h & mask;
+      while (this.table[s]) s = (s + 1) & mask;
+      this.table[s] = id + 1;
+      return id;
+    }
+    const mask = this.table.length - 1;
+    for (let k = 0; k < this.count; k++) {
+      let s = this.hashes[k]! & mask;
+      while (this.table[s]) s = (s + 1) & mask;
+      this.table[s] = k + 1;
+    }
+    return id;
+  }
+
+  /** The pieces as the index keeps them: their bytes trimmed, and where each starts. */
+  finish(): { bytes: Buffer; start: Uint32Array } {
+    const used = this.start[this.count]!;
+    return { bytes: Buffer.from(this.bytes.subarray(0, used)), start: this.start.slice(0, this.count + 1) };
+  }
+}
+
+/**
  * Collects a dataset's pages, doing each row's work as its page arrives (the build's cost spread
  * over its pages, so the server keeps answering), then builds the index in one step: kdbush's
  * sort, the only part that takes the whole dataset at once.
  */
 export class DatasetIndexBuilder {
-  readonly ids: string[] = [];
-  readonly position = new Map<string, number>();
+  /** 16 bytes per row. */
+  ids = new Uint8Array(16 * 1024);
+  readonly idTable = new IdTable(1024);
+  private rows = 0;
   lat = new Float64Array(1024);
   lon = new Float64Array(1024);
   cube = new Float64Array(3 * 1024);
-  /** Per page, its answers and its search texts; per row, its page and where its parts are in them. */
-  readonly jsonChunks: Buffer[] = [];
-  readonly textChunks: Buffer[] = [];
-  chunkOf = new Uint32Array(1024);
-  jsonStart = new Uint32Array(1024);
-  jsonEnd = new Uint32Array(1024);
+  /** Full segments, the one being written, and each record's start and its search text's start. */
+  readonly segments: Buffer[] = [];
+  private segment = Buffer.allocUnsafe(1 << 16);
+  private fill = 0;
+  recordStart = new Uint32Array(1024);
   textStart = new Uint32Array(1024);
-  textEnd = new Uint32Array(1024);
-  /** The rows of each bigram of the search texts. */
-  readonly postings = new BigramPostings();
+  readonly pieces = new PieceDictionary();
+  /** The rows of each bigram of the search texts (past POSTINGS_SCAN_MAX, only their count). */
+  readonly postings = new BigramPostings(POSTINGS_SCAN_MAX);
   /** Rows whose POI came again in a later page (moved within the table during the build): dead from the start. */
   readonly superseded: number[] = [];
-  private chunkBytes = 0;
-  private postingBytes = 0;
+  /** `","dataset_id":"<dataset>","name":`, what follows the id in every answer's head. */
+  readonly prefixTail: Buffer;
+  private record = Buffer.allocUnsafe(1 << 12);
 
-  constructor(readonly datasetId: string) {}
+  constructor(readonly datasetId: string) {
+    this.prefixTail = Buffer.from(`","dataset_id":"${datasetId}","name":`);
+  }
 
   get count(): number {
-    return this.ids.length;
+    return this.rows;
   }
 
   get bytes(): number {
-    return this.chunkBytes + this.postingBytes + this.ids.length * ROW_BYTES;
+    return 16 * this.rows + 4 * this.idTable.slots.length + this.rows * ROW_BYTES + SEGMENT_SIZE * this.segments.length + this.fill + this.pieces.start[this.pieces.count]! + this.postings.estimate();
   }
 
   add(page: IndexPage): void {
-    const at = this.ids.length;
+    const at = this.rows;
     const n = page.count;
     const need = at + n;
+    this.ids = grow(this.ids, 16 * need);
     this.lat = grow(this.lat, need);
     this.lon = grow(this.lon, need);
     this.cube = grow(this.cube, 3 * need);
-    for (const k of ['chunkOf', 'jsonStart', 'jsonEnd', 'textStart', 'textEnd'] as const) this[k] = grow(this[k], need);
+    this.recordStart = grow(this.recordStart, need);
+    this.textStart = grow(this.textStart, need);
     const coords = numbers(page.coords);
     const jsonLengths = numbers(page.jsonLengths);
     const textLengths = numbers(page.textLengths);
-    const chunk = this.jsonChunks.length;
-    const pageJson = Buffer.from(page.json);
-    // Each answer is written whole: head, coordinates, tail (the coordinates' runs are ASCII).
-    const runs: string[] = new Array(n);
-    let runBytes = 0;
-    for (let k = 0; k < n; k++) runBytes += (runs[k] = coordinatesJson(coords[2 * k]!, coords[2 * k + 1]!)).length;
-    const json = Buffer.allocUnsafe(pageJson.length + runBytes);
-    let pageAt = 0;
+    const json = Buffer.from(page.json);
+    const texts = Buffer.from(page.texts);
+    const ids = Buffer.from(page.ids, 'latin1');
     let jsonAt = 0;
     let textAt = 0;
     for (let k = 0; k < n; k++) {
       const i = at + k;
-      const id = page.ids.slice(36 * k, 36 * k + 36);
-      const before = this.position.get(id);
-      if (before !== undefined) this.superseded.push(before);
-      this.ids.push(id);
-      this.position.set(id, i);
+      if (!writeIdBytes(page.ids, 36 * k, this.ids, 16 * i)) throw new Error('search index: a page holds an id that is not a uuid');
+      this.rows = i + 1;
+      const before = this.idTable.set(this.ids, i);
+      if (before >= 0) this.superseded.push(before);
       const lat = coords[2 * k]!;
       const lon = coords[2 * k + 1]!;
       this.lat[i] = lat;
@@ -509,38 +765,108 @@ export class DatasetIndexBuilder {
       this.cube[3 * i] = x;
       this.cube[3 * i + 1] = y;
       this.cube[3 * i + 2] = z;
-      this.chunkOf[i] = chunk;
-      this.jsonStart[i] = jsonAt;
       const head = jsonLengths[2 * k]!;
       const tail = jsonLengths[2 * k + 1]!;
-      jsonAt += pageJson.copy(json, jsonAt, pageAt, pageAt + head);
-      jsonAt += json.write(runs[k]!, jsonAt, 'latin1');
-      jsonAt += pageJson.copy(json, jsonAt, pageAt + head, pageAt + head + tail);
-      pageAt += head + tail;
-      this.jsonEnd[i] = jsonAt;
-      this.textStart[i] = textAt;
-      textAt += textLengths[k]!;
-      this.textEnd[i] = textAt;
-      textAt += 1;
+      const textLength = textLengths[k]!;
+      const answer = this.encodeAnswer(json, jsonAt, jsonAt + head, jsonAt + head + tail, ids, 36 * k, coordinatesJson(lat, lon));
+      this.place(i, answer, texts, textAt, textLength);
+      jsonAt += head + tail;
+      textAt += textLength + 1;
     }
-    const texts = Buffer.from(page.texts);
-    if (pageJson.length !== pageAt || json.length !== jsonAt || texts.length !== textAt) throw new Error('search index: the lengths of a page do not match its text');
-    this.jsonChunks.push(json);
-    this.textChunks.push(texts);
-    this.chunkBytes += json.length + texts.length + 32;
+    if (json.length !== jsonAt || texts.length !== textAt) throw new Error('search index: the lengths of a page do not match its text');
     this.postings.addTexts(page.texts, at);
-    this.postingBytes = this.postings.estimate();
+  }
+
+  /**
+   * A row's answer as its record holds it (in this.record; returns its length): the prefix as one
+   * byte when it is the usual one, the name, the coordinates' run, then the tail's pieces, each in
+   * place or as its dictionary number.
+   */
+  private encodeAnswer(json: Buffer, start: number, headEnd: number, end: number, ids: Buffer, idAt: number, coordinates: string): number {
+    let rec = this.record;
+    // Never longer than the answer and the coordinates (a piece's reference is shorter than the piece).
+    const most = end - start + coordinates.length;
+    if (rec.length < most) rec = this.record = Buffer.allocUnsafe(Math.max(most, 2 * rec.length));
+    let out = 0;
+    let from = start;
+    const tail = this.prefixTail;
+    // `{"poi_id":"` (11 bytes), the row's id, then `","dataset_id":"…","name":`.
+    if (
+      headEnd - start >= 47 + tail.length &&
+      sameBytes(json, start, PREFIX_HEAD, 0, 11) &&
+      sameBytes(json, start + 11, ids, idAt, 36) &&
+      sameBytes(json, start + 47, tail, 0, tail.length)
+    ) {
+      rec[out++] = ANSWER_PREFIX;
+      from = start + 47 + tail.length;
+    }
+    out += copyBytes(json, from, headEnd, rec, out);
+    for (let k = 0; k < coordinates.length; k++) rec[out++] = coordinates.charCodeAt(k);
+    // The tail's ends at each `,"`, hashed from the end backwards; the longest the dictionary holds
+    // (or takes now) replaces its bytes.
+    const pieces = this.pieces;
+    let h = 0;
+    let best = -1;
+    let bestAt = end;
+    for (let k = end - 1; k >= headEnd; k--) {
+      h = (Math.imul(h, 0x01000193) + json[k]!) | 0;
+      if (json[k] !== 0x2c || json[k + 1] !== 0x22 || end - k < PIECE_MIN) continue;
+      let piece = pieces.find(h, end - k);
+      if (piece < 0 && pieces.seen(h)) piece = pieces.add(json, k, end, h);
+      // An end seen for the first time: a longer one, holding it, is new too (or as good as).
+      if (piece < 0) break;
+      best = piece;
+      bestAt = k;
+    }
+    // The hash is not proof: the bytes are compared.
+    if (best >= 0 && json.compare(pieces.bytes, pieces.start[best]!, pieces.start[best + 1]!, bestAt, end) !== 0) {
+      best = -1;
+      bestAt = end;
+    }
+    out += copyBytes(json, headEnd, bestAt, rec, out);
+    if (best >= 0) {
+      rec[out++] = best & 0xff;
+      rec[out++] = (best >>> 8) & 0xff;
+      rec[out++] = best >>> 16;
+      rec[out++] = ANSWER_PIECE;
+    }
+    return out;
+  }
+
+  /** Puts row i's record (answer in this.record, then its text from texts) in the segment being written. */
+  private place(i: number, answerLength: number, texts: Buffer, textAt: number, textLength: number): void {
+    const size = answerLength + textLength;
+    if (this.fill + size > this.segment.length) {
+      if (this.fill + size <= SEGMENT_SIZE) {
+        const bigger = Buffer.allocUnsafe(Math.min(SEGMENT_SIZE, Math.max(2 * this.segment.length, this.fill + size)));
+        this.segment.copy(bigger, 0, 0, this.fill);
+        this.segment = bigger;
+      } else {
+        if (this.segments.length + 1 >= SEGMENTS_MAX) throw new Error('search index: a dataset\'s answers and texts exceed the index\'s 4 GiB');
+        this.segments.push(Buffer.from(this.segment.subarray(0, this.fill)));
+        this.segment = Buffer.allocUnsafe(Math.max(1 << 16, size));
+        this.fill = 0;
+      }
+    }
+    const base = this.segments.length * SEGMENT_SIZE;
+    this.recordStart[i] = base + this.fill;
+    this.fill += this.record.copy(this.segment, this.fill, 0, answerLength);
+    this.textStart[i] = base + this.fill;
+    this.fill += texts.copy(this.segment, this.fill, textAt, textAt + textLength);
   }
 
   finish(): DatasetIndex {
     this.postings.finish();
-    this.postingBytes = this.postings.bytes;
-    return DatasetIndex.fromBuilder(this);
+    const segments = [...this.segments, Buffer.from(this.segment.subarray(0, this.fill))];
+    this.idTable.resize(this.ids, 0);
+    return DatasetIndex.fromBuilder(this, segments);
   }
 }
 
+const PREFIX_HEAD = Buffer.from('{"poi_id":"');
+
 /** The layout's version: a snapshot of another is refused (and the dataset built from PostgreSQL). */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** What a snapshot holds beside its buffers: plain JSON values. */
 export interface DatasetIndexSnapshotHeader {
@@ -549,10 +875,11 @@ export interface DatasetIndexSnapshotHeader {
   /** Base rows (live or dead). */
   rows: number;
   deadCount: number;
-  chunks: number;
+  segments: number;
+  idSlots: number;
+  pieces: number;
   postingsBits: number;
   postings: number;
-  baseBytes: number;
   /** Rows written since the build, as their changes brought them. */
   extra: IndexRow[];
 }
@@ -582,50 +909,53 @@ function typedOf<C extends Float64ArrayConstructor | Int32ArrayConstructor | Uin
 interface IndexParts {
   datasetId: string;
   tree: KDBush;
-  ids: string[];
-  position: Map<string, number>;
-  lat: Float64Array;
-  lon: Float64Array;
+  ids: Uint8Array;
+  idTable: IdTable;
   cube: Float64Array;
   rowOf: Uint32Array;
   posOf: Uint32Array;
-  jsonChunks: Buffer[];
-  textChunks: Buffer[];
-  chunkOf: Uint32Array;
-  jsonStart: Uint32Array;
-  jsonEnd: Uint32Array;
+  segments: Buffer[];
+  recordStart: Uint32Array;
   textStart: Uint32Array;
-  textEnd: Uint32Array;
+  pieces: Buffer;
+  pieceStart: Uint32Array;
   postings: BigramPostings;
   dead: Uint8Array;
   deadCount: number;
-  baseBytes: number;
 }
 
-/** Per row beyond its strings: the id string and its map entry, nine doubles, five offsets, kdbush's coordinates and id, and the tree order's two maps. */
-const ROW_BYTES = ID_BYTES + 40 + 8 * 9 + 4 * 5 + 16 + 4 + 8;
+/**
+ * Per row beyond its record: kdbush's coordinates and id (20), the cube point (24), the tree
+ * order's two maps (8), the record's two offsets (8) and the dead mark (1).
+ */
+const ROW_BYTES = 20 + 24 + 8 + 8 + 1;
+
+/** The json of AnswerParts written by their index. */
+const NO_BYTES = Buffer.alloc(0);
 
 export class DatasetIndex {
   readonly datasetId: string;
   private readonly tree: KDBush;
-  private readonly ids: string[];
-  /** Where each base row is (its id's position in the arrays). */
-  private readonly position: Map<string, number>;
-  private readonly lat: Float64Array;
-  private readonly lon: Float64Array;
+  /** kdbush's coordinates by tree position: longitude, latitude (the rows' own, as parsed from PostgreSQL's text). */
+  private readonly coords: Float64Array;
+  /** Each row's id, 16 bytes. */
+  private readonly ids: Uint8Array;
+  /** Where each base row is by its id. */
+  private readonly idTable: IdTable;
   /** The cube points by tree position (chordOf reads them through posOf). */
   private readonly cube: Float64Array;
   /** The row at each tree position, and the tree position of each row. */
   private readonly rowOf: Uint32Array;
   private readonly posOf: Uint32Array;
-  private readonly jsonChunks: Buffer[];
-  private readonly textChunks: Buffer[];
-  private readonly chunkOf: Uint32Array;
-  private readonly jsonStart: Uint32Array;
-  private readonly jsonEnd: Uint32Array;
+  /** The records (answer, then search text) and where each row's starts and its text starts. */
+  private readonly segments: Buffer[];
+  private readonly recordStart: Uint32Array;
   private readonly textStart: Uint32Array;
-  private readonly textEnd: Uint32Array;
+  private readonly pieces: Buffer;
+  private readonly pieceStart: Uint32Array;
   private readonly postings: BigramPostings;
+  /** `{"poi_id":"` and `","dataset_id":"<dataset>","name":`, around the id in every usual answer. */
+  private readonly prefixTail: Buffer;
   /** Removed rows, by tree position (read in the boxes' loop next to the cube points). */
   private readonly dead: Uint8Array;
   private deadCount = 0;
@@ -637,29 +967,30 @@ export class DatasetIndex {
   constructor(p: IndexParts) {
     this.datasetId = p.datasetId;
     this.tree = p.tree;
+    this.coords = p.tree.coords as Float64Array;
     this.ids = p.ids;
-    this.position = p.position;
-    this.lat = p.lat;
-    this.lon = p.lon;
+    this.idTable = p.idTable;
     this.cube = p.cube;
     this.rowOf = p.rowOf;
     this.posOf = p.posOf;
-    this.jsonChunks = p.jsonChunks;
-    this.textChunks = p.textChunks;
-    this.chunkOf = p.chunkOf;
-    this.jsonStart = p.jsonStart;
-    this.jsonEnd = p.jsonEnd;
+    this.segments = p.segments;
+    this.recordStart = p.recordStart;
     this.textStart = p.textStart;
-    this.textEnd = p.textEnd;
+    this.pieces = p.pieces;
+    this.pieceStart = p.pieceStart;
     this.postings = p.postings;
     this.dead = p.dead;
     this.deadCount = p.deadCount;
-    this.baseBytes = p.baseBytes;
+    this.prefixTail = Buffer.from(`","dataset_id":"${p.datasetId}","name":`);
+    let bytes = this.tree.data.byteLength + this.ids.byteLength + this.idTable.slots.byteLength + this.cube.byteLength + this.rowOf.byteLength + this.posOf.byteLength;
+    for (const s of this.segments) bytes += s.length + 96;
+    bytes += this.recordStart.byteLength + this.textStart.byteLength + this.pieces.length + this.pieceStart.byteLength + this.postings.bytes + this.dead.byteLength;
+    this.baseBytes = bytes;
   }
 
   /** The index built from a builder's rows: kdbush's sort, and the cube points put in its order. */
-  static fromBuilder(b: DatasetIndexBuilder): DatasetIndex {
-    const n = b.ids.length;
+  static fromBuilder(b: DatasetIndexBuilder, segments: Buffer[]): DatasetIndex {
+    const n = b.count;
     const tree = new KDBush(Math.max(n, 1));
     for (let i = 0; i < n; i++) tree.add(b.lon[i]!, b.lat[i]!);
     // kdbush cannot hold zero items: an empty dataset holds one point that is always dead.
@@ -667,8 +998,8 @@ export class DatasetIndex {
     tree.finish();
     // The tree answers with positions in its own (spatial) order, and the cube points are kept in
     // that order: the rows of a box are then a few runs of adjacent memory, not a cache miss each
-    // (the boxes' loop was bound by those misses). Rows keep their numbers (postings, texts and
-    // answers refer to them); rowOf and posOf translate.
+    // (the boxes' loop was bound by those misses). Rows keep their numbers (postings and records
+    // refer to them); rowOf and posOf translate.
     const treeIds = tree.ids;
     const size = treeIds.length;
     const rowOf = Uint32Array.from(treeIds);
@@ -691,71 +1022,62 @@ export class DatasetIndex {
       dead[posOf[i]!] = 1;
       deadCount += 1;
     }
+    const pieces = b.pieces.finish();
     return new DatasetIndex({
       datasetId: b.datasetId,
       tree,
-      ids: b.ids,
-      position: b.position,
-      lat: b.lat,
-      lon: b.lon,
+      ids: b.ids.slice(0, 16 * n),
+      idTable: b.idTable,
       cube,
       rowOf,
       posOf,
-      jsonChunks: b.jsonChunks,
-      textChunks: b.textChunks,
-      chunkOf: b.chunkOf,
-      jsonStart: b.jsonStart,
-      jsonEnd: b.jsonEnd,
-      textStart: b.textStart,
-      textEnd: b.textEnd,
+      segments,
+      recordStart: b.recordStart.slice(0, n),
+      textStart: b.textStart.slice(0, n),
+      pieces: pieces.bytes,
+      pieceStart: pieces.start,
       postings: b.postings,
       dead,
       deadCount,
-      // ROW_BYTES counts kdbush's coordinates and ids and the two maps: the count is the builder's
-      // running one (a build that fit while it read its pages fits once finished).
-      baseBytes: b.bytes,
     });
   }
 
   /**
-   * The index as bytes, for a snapshot on disk (h6's index-snapshot.ts writes them, fromSnapshot
-   * reads them back): a header of plain JSON values and a list of buffers, each a view of the
-   * index's own memory (nothing copied but the ids and the postings, which are not one buffer in
-   * memory). Rows written since the build (the side map) are in the header. The header's format
-   * changes whenever the layout does; fromSnapshot refuses any other.
+   * The index as bytes, for a snapshot on disk (index-snapshot.ts writes them, fromSnapshot reads
+   * them back): a header of plain JSON values and a list of buffers, views of the index's own memory
+   * that never changes after the build (the dead marks, which do, and the postings, one buffer each
+   * in memory, are copied). Rows written since the
+   * build (the side map) are in the header. The header's format changes whenever the layout does;
+   * fromSnapshot refuses any other.
    */
   toSnapshot(): DatasetIndexSnapshot {
-    const chunks = this.jsonChunks.length;
     const postings = this.postings.toBuffers();
     const header: DatasetIndexSnapshotHeader = {
       format: SNAPSHOT_FORMAT,
       datasetId: this.datasetId,
-      rows: this.ids.length,
+      rows: this.ids.length / 16,
       deadCount: this.deadCount,
-      chunks,
+      segments: this.segments.length,
+      idSlots: this.idTable.slots.length,
+      pieces: this.pieceStart.length - 1,
       postingsBits: postings.bits,
       postings: postings.postings,
-      baseBytes: this.baseBytes,
       extra: [...this.extra.values()].map((e) => e.row),
     };
-    const ids = Buffer.from(this.ids.join(''), 'latin1');
-    const n = this.ids.length;
     const buffers: Uint8Array[] = [
       new Uint8Array(this.tree.data),
-      ids,
-      bytesOf(this.lat.subarray(0, n)),
-      bytesOf(this.lon.subarray(0, n)),
+      this.ids,
+      bytesOf(this.idTable.slots),
       bytesOf(this.cube),
       bytesOf(this.rowOf),
       bytesOf(this.posOf),
-      bytesOf(this.chunkOf.subarray(0, n)),
-      bytesOf(this.jsonStart.subarray(0, n)),
-      bytesOf(this.jsonEnd.subarray(0, n)),
-      bytesOf(this.textStart.subarray(0, n)),
-      bytesOf(this.textEnd.subarray(0, n)),
-      this.dead,
-      ...this.jsonChunks,
-      ...this.textChunks,
+      bytesOf(this.recordStart),
+      bytesOf(this.textStart),
+      this.pieces,
+      bytesOf(this.pieceStart),
+      // A copy: removals change the marks while the snapshot is written; nothing else changes after the build.
+      this.dead.slice(),
+      ...this.segments,
       ...postings.buffers,
     ];
     return { header, buffers };
@@ -772,62 +1094,73 @@ export class DatasetIndex {
     if (h?.format !== SNAPSHOT_FORMAT) throw new Error(`search index snapshot: format ${String(h?.format)}, this server reads ${SNAPSHOT_FORMAT}`);
     const n = h.rows;
     const size = Math.max(n, 1);
-    const want = 13 + 2 * h.chunks + 5;
-    if (!Number.isInteger(n) || n < 0 || s.buffers.length !== want) throw new Error(`search index snapshot: ${s.buffers.length} buffers, the header says ${want}`);
+    const fixed = 11;
+    const want = fixed + h.segments + 5;
+    if (!Number.isInteger(n) || n < 0 || !Number.isInteger(h.segments) || s.buffers.length !== want) throw new Error(`search index snapshot: ${s.buffers.length} buffers, the header says ${want}`);
     const b = s.buffers;
     const treeBytes = b[0]!;
     // kdbush reads its own ArrayBuffer from offset 0.
     const treeData = treeBytes.byteOffset === 0 && treeBytes.byteLength === treeBytes.buffer.byteLength ? (treeBytes.buffer as ArrayBuffer) : new Uint8Array(treeBytes).buffer;
     const tree = KDBush.from(treeData);
-    if (tree.numItems !== size) throw new Error('search index snapshot: the tree does not hold the header\'s rows');
-    const idText = Buffer.from(b[1]!.buffer, b[1]!.byteOffset, b[1]!.byteLength).toString('latin1');
-    if (idText.length !== 36 * n) throw new Error('search index snapshot: the ids do not match the header\'s rows');
-    const ids: string[] = new Array(n);
-    const position = new Map<string, number>();
-    for (let i = 0; i < n; i++) {
-      const id = idText.slice(36 * i, 36 * i + 36);
-      ids[i] = id;
-      position.set(id, i);
-    }
+    if (tree.numItems !== size) throw new Error("search index snapshot: the tree does not hold the header's rows");
+    const idTable = new IdTable(8);
+    idTable.slots = typedOf(Int32Array, b[2]!, h.idSlots);
+    idTable.count = n;
     const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-    const jsonChunks = b.slice(13, 13 + h.chunks).map(asBuffer);
-    const textChunks = b.slice(13 + h.chunks, 13 + 2 * h.chunks).map(asBuffer);
+    const segments = b.slice(fixed, fixed + h.segments).map(asBuffer);
     const index = new DatasetIndex({
       datasetId: h.datasetId,
       tree,
-      ids,
-      position,
-      lat: typedOf(Float64Array, b[2]!, n),
-      lon: typedOf(Float64Array, b[3]!, n),
-      cube: typedOf(Float64Array, b[4]!, 3 * size),
-      rowOf: typedOf(Uint32Array, b[5]!, size),
-      posOf: typedOf(Uint32Array, b[6]!, size),
-      jsonChunks,
-      textChunks,
-      chunkOf: typedOf(Uint32Array, b[7]!, n),
-      jsonStart: typedOf(Uint32Array, b[8]!, n),
-      jsonEnd: typedOf(Uint32Array, b[9]!, n),
-      textStart: typedOf(Uint32Array, b[10]!, n),
-      textEnd: typedOf(Uint32Array, b[11]!, n),
-      dead: typedOf(Uint8Array, b[12]!, size),
-      postings: BigramPostings.fromBuffers(h.postingsBits, h.postings, b.slice(13 + 2 * h.chunks)),
+      ids: typedOf(Uint8Array, b[1]!, 16 * n),
+      idTable,
+      cube: typedOf(Float64Array, b[3]!, 3 * size),
+      rowOf: typedOf(Uint32Array, b[4]!, size),
+      posOf: typedOf(Uint32Array, b[5]!, size),
+      recordStart: typedOf(Uint32Array, b[6]!, n),
+      textStart: typedOf(Uint32Array, b[7]!, n),
+      pieces: asBuffer(b[8]!),
+      pieceStart: typedOf(Uint32Array, b[9]!, h.pieces + 1),
+      dead: typedOf(Uint8Array, b[10]!, size),
+      segments,
+      postings: BigramPostings.fromBuffers(h.postingsBits, h.postings, b.slice(fixed + h.segments)),
       deadCount: h.deadCount,
-      baseBytes: h.baseBytes,
     });
-    for (let i = 0; i < n; i++) {
-      const c = index.chunkOf[i]!;
-      if (c >= h.chunks || index.jsonEnd[i]! > jsonChunks[c]!.length || index.textEnd[i]! > textChunks[c]!.length) throw new Error('search index snapshot: a row lies outside its chunk');
-    }
+    index.check();
     for (const row of h.extra) index.upsert(row);
     return index;
   }
 
-  /** POIs this index answers with. */
-  get size(): number {
-    return this.ids.length - this.deadCount + this.extra.size;
+  /** Throws unless every record and piece lies inside its buffer (a snapshot's bytes). */
+  private check(): void {
+    const n = this.recordStart.length;
+    for (let i = 0; i < n; i++) {
+      const seg = this.recordStart[i]! >>> SEGMENT_BITS;
+      if (seg >= this.segments.length || (i + 1 < n && this.recordStart[i + 1]! < this.recordStart[i]!)) throw new Error('search index snapshot: a record lies outside the segments');
+      const end = this.recordEnd(i);
+      if (this.textStart[i]! < this.recordStart[i]! || this.textStart[i]! > end || end - seg * SEGMENT_SIZE > this.segments[seg]!.length) {
+        throw new Error('search index snapshot: a record lies outside its segment');
+      }
+    }
+    if (this.pieceStart[this.pieceStart.length - 1]! > this.pieces.length) throw new Error('search index snapshot: a piece lies outside the dictionary');
   }
 
-  /** Memory held, in bytes (an estimate of the strings' overhead, exact for buffers and arrays). */
+  /** Where row i's record ends: the next row's start, or its segment's end. */
+  private recordEnd(i: number): number {
+    const start = this.recordStart[i]!;
+    const seg = start >>> SEGMENT_BITS;
+    if (i + 1 < this.recordStart.length) {
+      const next = this.recordStart[i + 1]!;
+      if (next >>> SEGMENT_BITS === seg) return next;
+    }
+    return seg * SEGMENT_SIZE + this.segments[seg]!.length;
+  }
+
+  /** POIs this index answers with. */
+  get size(): number {
+    return this.ids.length / 16 - this.deadCount + this.extra.size;
+  }
+
+  /** Memory held, in bytes (exact for buffers and arrays; the side map's strings at an estimate). */
   get bytes(): number {
     return this.baseBytes + this.extraBytes;
   }
@@ -838,7 +1171,8 @@ export class DatasetIndex {
   }
 
   private baseIndexOf(id: string): number {
-    return this.position.get(id) ?? -1;
+    const key = idBytesOf(id);
+    return key ? this.idTable.find(this.ids, key, 0) : -1;
   }
 
   private static extraCost(e: ExtraRow): number {
@@ -869,6 +1203,64 @@ export class DatasetIndex {
     }
   }
 
+  /** Row i's id as text. */
+  private idText(i: number): string {
+    return idTextAt(this.ids, 16 * i);
+  }
+
+  /** Bytes of base row i's answer but its closing brace (and distance), as writeAnswer writes it. */
+  answerSize(i: number): number {
+    const start = this.recordStart[i]!;
+    const seg = this.segments[start >>> SEGMENT_BITS]!;
+    const k = start & (SEGMENT_SIZE - 1);
+    const end = this.textStart[i]! & (SEGMENT_SIZE - 1);
+    let size = end - k;
+    if (end > k && seg[end - 1] === ANSWER_PIECE) {
+      const piece = seg[end - 4]! | (seg[end - 3]! << 8) | (seg[end - 2]! << 16);
+      size += this.pieceStart[piece + 1]! - this.pieceStart[piece]! - 4;
+    }
+    if (seg[k] === ANSWER_PREFIX) size += 46 + this.prefixTail.length;
+    return size;
+  }
+
+  /**
+   * Writes base row i's answer but its closing brace (and distance) to out at `at` (answerSize
+   * bytes): the prefix and the dictionary piece its record leaves out written back. Returns where
+   * it ends.
+   */
+  writeAnswer(i: number, out: Buffer, at: number): number {
+    const start = this.recordStart[i]!;
+    const seg = this.segments[start >>> SEGMENT_BITS]!;
+    let k = start & (SEGMENT_SIZE - 1);
+    let end = this.textStart[i]! & (SEGMENT_SIZE - 1);
+    let from = 0;
+    let to = 0;
+    if (end > k && seg[end - 1] === ANSWER_PIECE) {
+      const piece = seg[end - 4]! | (seg[end - 3]! << 8) | (seg[end - 2]! << 16);
+      from = this.pieceStart[piece]!;
+      to = this.pieceStart[piece + 1]!;
+      end -= 4;
+    }
+    if (seg[k] === ANSWER_PREFIX) {
+      at += copyBytes(PREFIX_HEAD, 0, 11, out, at);
+      writeIdText(this.ids, 16 * i, out, at);
+      at += 36;
+      at += this.prefixTail.copy(out, at);
+      k += 1;
+    }
+    at += seg.copy(out, at, k, end);
+    if (to > from) at += this.pieces.copy(out, at, from, to);
+    return at;
+  }
+
+  /** Base row i's search text (UTF-8) as a view of its record. */
+  private textBytes(i: number): Buffer {
+    const start = this.textStart[i]!;
+    const seg = this.segments[start >>> SEGMENT_BITS]!;
+    const local = start & (SEGMENT_SIZE - 1);
+    return seg.subarray(local, local + (this.recordEnd(i) - start));
+  }
+
   private chord(x: number, y: number, z: number, q: PreparedQuery): number {
     // cube_distance: the squares summed dimension by dimension, then the root.
     const d0 = x - q.cx;
@@ -896,25 +1288,33 @@ export class DatasetIndex {
     return !a || chord > a.hi || (chord >= a.lo && id > a.id);
   }
 
-  /** Whether base row i lies inside the query's bbox (none: every row). */
-  private inBox(i: number, q: PreparedQuery): boolean {
+  /** Whether base row i at this chord comes after the query's cursor (ids compared as bytes). */
+  private afterRow(chord: number, i: number, q: PreparedQuery): boolean {
+    const a = q.after;
+    if (!a || chord > a.hi) return true;
+    if (chord < a.lo) return false;
+    return q.afterId ? compareIdBytes(this.ids, 16 * i, q.afterId, 0) > 0 : this.idText(i) > a.id;
+  }
+
+  /** Whether the row at tree position p lies inside the query's bbox (none: every row). */
+  private inBox(p: number, q: PreparedQuery): boolean {
     const b = q.bbox;
     if (!b) return true;
-    const lat = this.lat[i]!;
-    const lon = this.lon[i]!;
+    const lon = this.coords[2 * p]!;
+    const lat = this.coords[2 * p + 1]!;
     return lon >= b[0] && lat >= b[1] && lon <= b[2] && lat <= b[3];
   }
 
   /** Whether base row i's search text holds every word of the query. */
   private matchesWords(i: number, q: PreparedQuery): boolean {
     if (!q.wordBytes.length) return true;
-    const text = this.textChunks[this.chunkOf[i]!]!.subarray(this.textStart[i]!, this.textEnd[i]!);
+    const text = this.textBytes(i);
     for (const w of q.wordBytes) if (text.indexOf(w) < 0) return false;
     return true;
   }
 
   private matchOf(knn: number, i: number): Match {
-    return { knn, id: this.ids[i]!, row: i, from: this };
+    return { knn, id: this.idText(i), row: i, from: this };
   }
 
   /**
@@ -926,8 +1326,7 @@ export class DatasetIndex {
     // Finite numbers: a template writes them as JSON.stringify does, for less.
     const distance = `,"distance_m":${chordToEarthDistance(m.knn) * EARTHDISTANCE_TO_MEAN}}`;
     if (m.extra) return { json: m.extra.json, start: 0, end: m.extra.json.length, distance };
-    const i = m.row;
-    return { json: this.jsonChunks[this.chunkOf[i]!]!, start: this.jsonStart[i]!, end: this.jsonEnd[i]!, distance };
+    return { json: NO_BYTES, start: 0, end: 0, distance, index: this, row: m.row };
   }
 
   /**
@@ -944,7 +1343,7 @@ export class DatasetIndex {
         if (best < 0 || this.postings.count[p]! < this.postings.count[best]!) best = p;
       }
     }
-    return best >= 0 && this.postings.count[best]! <= tuning.postingsScanMax ? best : undefined;
+    return best >= 0 && this.postings.count[best]! <= tuning.postingsScanMax && !this.postings.dropped(best) ? best : undefined;
   }
 
   /**
@@ -1010,7 +1409,7 @@ export class DatasetIndex {
     const keep: number[] = [];
     for (let k = 0; k < m; k++) if (knn[k]! <= bound) keep.push(k);
     const ids = this.ids;
-    keep.sort((a, b) => knn[a]! - knn[b]! || (ids[rows[a]!]! < ids[rows[b]!]! ? -1 : ids[rows[a]!]! > ids[rows[b]!]! ? 1 : 0));
+    keep.sort((a, b) => knn[a]! - knn[b]! || compareIdBytes(ids, 16 * rows[a]!, ids, 16 * rows[b]!));
     const matches: Match[] = [];
     for (let k = 0; k < keep.length && k < n; k++) matches.push(this.matchOf(knn[keep[k]!]!, rows[keep[k]!]!));
     return { matches, counted };
@@ -1069,9 +1468,9 @@ export class DatasetIndex {
         sum += d2 * d2;
         const c = Math.sqrt(sum);
         if (c > surelyOut || (c >= surelyIn && chordToEarthDistance(c) > limitEd)) continue;
-        if (after && !this.afterKey(c, this.ids[i]!, q)) continue;
+        if (after && !this.afterRow(c, i, q)) continue;
         if (words && !this.matchesWords(i, q)) continue;
-        if (boxed && !this.inBox(i, q)) continue;
+        if (boxed && !this.inBox(p, q)) continue;
         knn[m] = c;
         rows[m++] = i;
       }
@@ -1088,9 +1487,10 @@ export class DatasetIndex {
     const { knn, rows } = scratch;
     let m = 0;
     for (const i of candidates) {
-      if (this.dead[this.posOf[i]!] || !this.matchesWords(i, q) || !this.inBox(i, q)) continue;
+      const p = this.posOf[i]!;
+      if (this.dead[p] || !this.matchesWords(i, q) || !this.inBox(p, q)) continue;
       const c = this.chordOf(i, q);
-      if (this.inRadius(c, q) && this.afterKey(c, this.ids[i]!, q)) {
+      if (this.inRadius(c, q) && this.afterRow(c, i, q)) {
         knn[m] = c;
         rows[m++] = i;
       }
@@ -1112,11 +1512,13 @@ export class DatasetIndex {
     const predicate = (p: number) => {
       if (this.dead[p]) return false;
       const i = rowOf[p]!;
-      if (q.after && !this.afterKey(this.chordOf(i, q), this.ids[i]!, q)) return false;
-      return this.inBox(i, q) && this.matchesWords(i, q);
+      if (q.after && !this.afterRow(this.chordOf(i, q), i, q)) return false;
+      return this.inBox(p, q) && this.matchesWords(i, q);
     };
-    const total = this.ids.length;
-    const kmOf = (i: number) => haversineKm(q.longitude, q.latitude, this.lon[i]!, this.lat[i]!);
+    const total = this.rowOf.length;
+    const coords = this.coords;
+    const posOf = this.posOf;
+    const kmOf = (i: number) => haversineKm(q.longitude, q.latitude, coords[2 * posOf[i]!]!, coords[2 * posOf[i]! + 1]!);
     for (let want = n + 32; ; want *= 4) {
       if (want > WALK_ROWS_MAX) return undefined;
       const found = around(this.tree, q.longitude, q.latitude, want, q.maxKm, predicate).map((p) => rowOf[p]!);
@@ -1145,16 +1547,18 @@ export class DatasetIndex {
 
   /** Base rows (live or dead). */
   get baseRows(): number {
-    return this.ids.length;
+    return this.recordStart.length;
   }
 
   /** Base row i's answer as JSON without its closing brace, and its search text. */
   baseRowJson(i: number): string {
-    return this.jsonChunks[this.chunkOf[i]!]!.toString('utf8', this.jsonStart[i]!, this.jsonEnd[i]!);
+    const out = Buffer.allocUnsafe(this.answerSize(i));
+    this.writeAnswer(i, out, 0);
+    return out.toString('utf8');
   }
 
   baseRowText(i: number): string {
-    return this.textChunks[this.chunkOf[i]!]!.toString('utf8', this.textStart[i]!, this.textEnd[i]!);
+    return this.textBytes(i).toString('utf8');
   }
 
   isLive(i: number): boolean {
@@ -1162,7 +1566,12 @@ export class DatasetIndex {
   }
 
   idOf(i: number): string {
-    return this.ids[i]!;
+    return this.idText(i);
+  }
+
+  /** The order of two base rows' ids (the search's tie order). */
+  compareIds(a: number, b: number): number {
+    return compareIdBytes(this.ids, 16 * a, this.ids, 16 * b);
   }
 
   /** The chord from base row i, or a row written since the build, to a cube point (the search's order key). */
@@ -1194,6 +1603,6 @@ export class DatasetIndex {
 
   /** Base row i's answer bytes (without the closing brace) followed by `rest`. */
   baseAnswer(i: number, rest: string): AnswerParts {
-    return { json: this.jsonChunks[this.chunkOf[i]!]!, start: this.jsonStart[i]!, end: this.jsonEnd[i]!, distance: rest };
+    return { json: NO_BYTES, start: 0, end: 0, distance: rest, index: this, row: i };
   }
 }

@@ -153,7 +153,7 @@ export class SuggestTable {
       const g = rowGroup[i]!;
       groupRows[g]![filled[g]!++] = i;
     }
-    const byId = (a: number, b: number) => (index.idOf(a) < index.idOf(b) ? -1 : 1);
+    const byId = (a: number, b: number) => index.compareIds(a, b);
     let sorted = 0;
     for (const rows of groupRows) {
       if (rows.length < 2) continue;
