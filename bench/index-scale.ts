@@ -204,7 +204,7 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 120_000))]);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 120_000).unref())]);
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
