@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client';
 import { invoices } from '../src/db/schema/invoices';
@@ -180,5 +181,65 @@ describe('revenue.repository', () => {
     expect(byMonth.map((r) => [r.ym, Number(r.sen)])).toEqual([['2096-05', 279]]);
     const shares = await providerShares(database.db, '2096-05-01', '2096-05-31');
     expect(shares.map((r) => [r.recipient_id, Number(r.searches), Number(r.gross_sen), Number(r.share_sen)])).toEqual([[provider.id, 3, 399, 279]]);
+  });
+});
+
+describe('usage platform rollups', () => {
+  it('equal the per-user rollups summed over consumers after several flushes, a retried one and a partly repeated one included', async () => {
+    const [a, b, provider] = [await newUser('platroll-a'), await newUser('platroll-b'), await newUser('platroll-p')];
+    const [providerDataset, platformDataset] = [randomUUID(), randomUUID()];
+    let n = 0;
+    // Days of March 2095 (JST; 03:00Z is noon there), alternating consumers, every fifth search free.
+    const event = (user: string, dayOfMonth: number): UsageEvent => {
+      const free = ++n % 5 === 0;
+      const day = `2095-03-${String(dayOfMonth).padStart(2, '0')}`;
+      return {
+        requestId: randomUUID(),
+        occurredAt: new Date(`${day}T03:00:00Z`),
+        day,
+        userId: user,
+        apiKeyId: randomUUID(),
+        accountType: 'individual',
+        pricingVersionId: 1,
+        datasetIds: [providerDataset, platformDataset],
+        datasetPricesSen: [133, 50],
+        datasetSharesBp: [7000, 10000],
+        datasetRecipientIds: [provider.id, PLATFORM_RECIPIENT],
+        baseFeeSen: free ? 0 : 10,
+        amountSen: free ? 183 : 193,
+        free,
+      };
+    };
+    const first = Array.from({ length: 12 }, (_, i) => event(i % 2 ? a.id : b.id, 1 + (i % 3)));
+    const second = Array.from({ length: 9 }, (_, i) => event(i % 3 ? a.id : b.id, 2 + (i % 4)));
+    expect(await writeUsageEvents(database.db, first)).toBe(12);
+    // A flush retried after an unknown outcome: nothing new.
+    expect(await writeUsageEvents(database.db, first)).toBe(0);
+    expect(await writeUsageEvents(database.db, second)).toBe(9);
+    // Half of it stored already, half new: only the new half counts.
+    const third = [...second.slice(0, 4), ...Array.from({ length: 5 }, () => event(a.id, 5))];
+    expect(await writeUsageEvents(database.db, third)).toBe(5);
+
+    const range = sql`day BETWEEN '2095-03-01' AND '2095-03-31'`;
+    const rows = async (q: ReturnType<typeof sql>) => (await database.db.execute<Record<string, unknown>>(q)).rows.map((r) => Object.values(r).map(String));
+    const platformDataset_ = await rows(sql`
+      SELECT day::text, recipient_id, dataset_id, searches, amount_sen, revenue_units FROM usage_platform_dataset_daily
+      WHERE ${range} AND dataset_id IN (${providerDataset}, ${platformDataset}) ORDER BY 1, 2, 3`);
+    const perUser = await rows(sql`
+      SELECT day::text, recipient_id, dataset_id, sum(searches) AS s, sum(amount_sen) AS a, sum(revenue_units) AS u FROM usage_dataset_daily
+      WHERE ${range} AND dataset_id IN (${providerDataset}, ${platformDataset}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`);
+    expect(platformDataset_).toEqual(perUser);
+    // 26 searches in all, each on both datasets.
+    expect(platformDataset_.reduce((s, r) => s + Number(r[3]), 0)).toBe(52);
+    expect(platformDataset_.filter((r) => r[2] === providerDataset).reduce((s, r) => s + Number(r[5]), 0)).toBe(26 * 133 * 7000);
+
+    // usage_platform_daily is shared by every test of this database: only this test writes March 2095.
+    const daily = await rows(sql`SELECT day::text, searches, free_searches, amount_sen FROM usage_platform_daily WHERE ${range} ORDER BY 1`);
+    const dailyPerUser = await rows(sql`
+      SELECT day::text, sum(searches) AS s, sum(free_searches) AS f, sum(amount_sen) AS a FROM usage_daily WHERE ${range} GROUP BY 1 ORDER BY 1`);
+    expect(daily).toEqual(dailyPerUser);
+    expect(daily.map((r) => r[0])).toEqual(['2095-03-01', '2095-03-02', '2095-03-03', '2095-03-04', '2095-03-05']);
+    expect(daily.reduce((s, r) => s + Number(r[1]), 0)).toBe(26);
+    expect(daily.reduce((s, r) => s + Number(r[2]), 0)).toBe(5);
   });
 });

@@ -116,3 +116,31 @@ export const usageUserMonthly = pgTable(
   },
   (t) => [primaryKey({ name: 'usage_user_monthly_pk', columns: [t.yearMonth, t.userId] })],
 );
+
+/**
+ * Per Japan day, revenue recipient and dataset: usage_dataset_daily summed over its consumers (a
+ * few thousand rows a month). What the admin revenue screens read. Kept in the flush's statement.
+ */
+export const usagePlatformDatasetDaily = pgTable(
+  'usage_platform_dataset_daily',
+  {
+    day: date('day').notNull(),
+    recipientId: uuid('recipient_id').notNull(),
+    datasetId: uuid('dataset_id').notNull(),
+    searches: bigint('searches', { mode: 'number' }).notNull(),
+    amountSen: bigint('amount_sen', { mode: 'number' }).notNull(),
+    revenueUnits: bigint('revenue_units', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'usage_platform_dataset_daily_pk', columns: [t.day, t.recipientId, t.datasetId] }),
+    index('usage_platform_dataset_daily_recipient_idx').on(t.recipientId, t.day),
+  ],
+);
+
+/** Per Japan day, the platform's usage: usage_daily summed over users and keys (the admin dashboard). Kept in the flush's statement. */
+export const usagePlatformDaily = pgTable('usage_platform_daily', {
+  day: date('day').primaryKey(),
+  searches: bigint('searches', { mode: 'number' }).notNull(),
+  freeSearches: bigint('free_searches', { mode: 'number' }).notNull(),
+  amountSen: bigint('amount_sen', { mode: 'number' }).notNull(),
+});

@@ -4,6 +4,11 @@ import { auditLogs } from '../../db/schema/audit';
 import { PLATFORM_RECIPIENT } from '../../db/schema/usage';
 import { owedSql } from '../invoices/invoices.repository';
 
+/*
+ * Platform-wide usage comes from the rollups without the consumer (usage_platform_dataset_daily,
+ * usage_platform_daily: a few thousand rows a month), never from the per-user ones (millions).
+ */
+
 /** A row of an aggregate: numbers come back as strings or numbers, read with Number(). */
 export type RevenueRow = Record<string, unknown>;
 
@@ -12,7 +17,7 @@ export async function providerShareSenByMonth(ex: Executor, first: string, last:
   return (await ex.execute<RevenueRow>(sql`
     SELECT ym, sum(floor(units / 10000))::bigint AS sen FROM (
       SELECT to_char(day, 'YYYY-MM') AS ym, recipient_id, dataset_id, sum(revenue_units) AS units
-      FROM usage_dataset_daily
+      FROM usage_platform_dataset_daily
       WHERE day BETWEEN ${first} AND ${last} AND recipient_id <> ${PLATFORM_RECIPIENT}
       GROUP BY 1, 2, 3) t
     GROUP BY ym`)).rows;
@@ -35,7 +40,7 @@ export async function providerShares(ex: Executor, first: string, last: string):
     SELECT t.recipient_id, u.email, u.display_name, sum(t.searches)::bigint AS searches, sum(t.amount_sen)::bigint AS gross_sen,
            sum(floor(t.units / 10000))::bigint AS share_sen
     FROM (SELECT recipient_id, dataset_id, sum(searches) AS searches, sum(amount_sen) AS amount_sen, sum(revenue_units) AS units
-          FROM usage_dataset_daily WHERE day BETWEEN ${first} AND ${last} AND recipient_id <> ${PLATFORM_RECIPIENT}
+          FROM usage_platform_dataset_daily WHERE day BETWEEN ${first} AND ${last} AND recipient_id <> ${PLATFORM_RECIPIENT}
           GROUP BY 1, 2) t
     LEFT JOIN users u ON u.id = t.recipient_id
     GROUP BY t.recipient_id, u.email, u.display_name
@@ -47,7 +52,7 @@ export async function platformDatasetFigures(ex: Executor, first: string, last: 
   return (await ex.execute<RevenueRow>(sql`
     WITH used AS (
       SELECT dataset_id, recipient_id, sum(searches) AS searches, sum(revenue_units) AS units
-      FROM usage_dataset_daily WHERE day BETWEEN ${first} AND ${last} GROUP BY 1, 2),
+      FROM usage_platform_dataset_daily WHERE day BETWEEN ${first} AND ${last} GROUP BY 1, 2),
     by_dataset AS (
       SELECT dataset_id, sum(searches) AS searches,
              sum(CASE WHEN recipient_id <> ${PLATFORM_RECIPIENT} THEN floor(units / 10000) ELSE 0 END) AS share_sen,
@@ -75,7 +80,7 @@ export async function providerDatasetMonths(ex: Executor, providerId: string, fi
   return (await ex.execute<RevenueRow>(sql`
     SELECT to_char(u.day, 'YYYY-MM') AS ym, u.dataset_id, coalesce(d.name, '(削除されたデータセット)') AS name,
            sum(u.searches)::bigint AS searches, floor(sum(u.revenue_units) / 10000)::bigint AS sen
-    FROM usage_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
+    FROM usage_platform_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
     WHERE u.recipient_id = ${providerId} AND u.day BETWEEN ${first} AND ${last}
     GROUP BY 1, 2, 3 ORDER BY 1, sen DESC, 3, 2`)).rows;
 }
@@ -84,7 +89,7 @@ export async function providerDatasetMonths(ex: Executor, providerId: string, fi
 export async function platformDatasetRevenue(ex: Executor, first: string, last: string): Promise<RevenueRow[]> {
   return (await ex.execute<RevenueRow>(sql`
     SELECT u.dataset_id, coalesce(d.name, '(削除されたデータセット)') AS name, sum(u.searches)::bigint AS searches, sum(u.amount_sen)::bigint AS sen
-    FROM usage_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
+    FROM usage_platform_dataset_daily u LEFT JOIN datasets d ON d.id = u.dataset_id
     WHERE u.day BETWEEN ${first} AND ${last} AND u.recipient_id = ${PLATFORM_RECIPIENT}
     GROUP BY 1, 2 ORDER BY sen DESC, 2, 1`)).rows;
 }
@@ -108,7 +113,7 @@ export async function signupsSince(ex: Executor, since: Date): Promise<RevenueRo
 export async function searchesOfDays(ex: Executor, today: string, first: string, last: string): Promise<RevenueRow[]> {
   return (await ex.execute<RevenueRow>(sql`
     SELECT coalesce(sum(searches) FILTER (WHERE day = ${today}), 0)::bigint AS today, coalesce(sum(searches), 0)::bigint AS month
-    FROM usage_daily WHERE day BETWEEN ${first} AND ${last}`)).rows;
+    FROM usage_platform_daily WHERE day BETWEEN ${first} AND ${last}`)).rows;
 }
 
 /** The latest audit rows, the newest first. */

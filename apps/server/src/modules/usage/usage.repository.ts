@@ -173,7 +173,8 @@ export interface UsageEvent {
 }
 
 /**
- * Inserts the events and adds only the newly inserted ones to the rollups (daily and monthly), in
+ * Inserts the events and adds only the newly inserted ones to the rollups (per user daily and
+ * monthly, platform-wide daily), in
  * one statement: a flush retried after an unknown outcome (a timeout after the commit) finds its
  * (request id, instant) pairs already stored and adds nothing, so no search is ever counted twice.
  * The rollups are the source of every screen and of invoices; raw events are kept for disputes
@@ -238,6 +239,30 @@ export async function writeUsageEvents(ex: Executor, events: readonly UsageEvent
         searches = usage_dataset_daily.searches + EXCLUDED.searches,
         amount_sen = usage_dataset_daily.amount_sen + EXCLUDED.amount_sen,
         revenue_units = usage_dataset_daily.revenue_units + EXCLUDED.revenue_units
+    ),
+    -- The platform rollups' rows are shared by every instance's flush: taken in key order, so two
+    -- concurrent flushes wait for each other instead of deadlocking.
+    platform_dataset AS (
+      INSERT INTO usage_platform_dataset_daily (day, recipient_id, dataset_id, searches, amount_sen, revenue_units)
+      SELECT f.day, d.recipient_id, d.dataset_id, count(*), sum(d.price_sen), sum(d.price_sen::bigint * d.share_bp)
+      FROM fresh f
+      CROSS JOIN LATERAL unnest(f.dataset_ids, f.dataset_prices_sen, f.dataset_shares_bp, f.dataset_recipient_ids)
+        AS d(dataset_id, price_sen, share_bp, recipient_id)
+      GROUP BY f.day, d.recipient_id, d.dataset_id
+      ORDER BY f.day, d.recipient_id, d.dataset_id
+      ON CONFLICT (day, recipient_id, dataset_id) DO UPDATE SET
+        searches = usage_platform_dataset_daily.searches + EXCLUDED.searches,
+        amount_sen = usage_platform_dataset_daily.amount_sen + EXCLUDED.amount_sen,
+        revenue_units = usage_platform_dataset_daily.revenue_units + EXCLUDED.revenue_units
+    ),
+    platform_daily AS (
+      INSERT INTO usage_platform_daily (day, searches, free_searches, amount_sen)
+      SELECT day, count(*), count(*) FILTER (WHERE free), sum(amount_sen)
+      FROM fresh GROUP BY day ORDER BY day
+      ON CONFLICT (day) DO UPDATE SET
+        searches = usage_platform_daily.searches + EXCLUDED.searches,
+        free_searches = usage_platform_daily.free_searches + EXCLUDED.free_searches,
+        amount_sen = usage_platform_daily.amount_sen + EXCLUDED.amount_sen
     ),
     charges AS (
       INSERT INTO usage_charge_monthly (year_month, user_id, dataset_id, unit_price_sen, searches)
