@@ -52,20 +52,47 @@ interface AccountGroup {
   accountType: string;
 }
 
-/** Usage of several users (a corporate account's members) merged per (dataset, price) and per base fee. */
+/** Row positions of a month's usage per user, built once per MonthUsage (the close merges every account's from the same one). */
+const rowsByUser = new WeakMap<repo.MonthUsage, { datasets: Map<string, number[]>; baseFees: Map<string, number[]> }>();
+
+function positionsByUser(rows: readonly { userId: string }[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const found = out.get(r.userId);
+    if (found) found.push(i);
+    else out.set(r.userId, [i]);
+  });
+  return out;
+}
+
+/** The positions of the given users' rows, in the rows' own order (so a merge sums in the same order as a scan of every row). */
+function positionsOf(index: Map<string, number[]>, userIds: ReadonlySet<string>): number[] {
+  const out: number[] = [];
+  for (const id of userIds) out.push(...(index.get(id) ?? []));
+  return userIds.size > 1 ? out.sort((a, b) => a - b) : out;
+}
+
+/**
+ * Usage of several users (a corporate account's members) merged per (dataset, price) and per base
+ * fee. Reads only those users' rows (an index by user, built once per MonthUsage): the close merges
+ * every account of the month from the same MonthUsage, and a scan of every row per account grew with
+ * accounts × rows.
+ */
 export function mergeUsage(usage: repo.MonthUsage, userIds: readonly string[]): { datasets: DatasetUsage[]; baseFees: BaseFeeUsage[] } {
   const who = new Set(userIds);
+  let index = rowsByUser.get(usage);
+  if (!index) rowsByUser.set(usage, (index = { datasets: positionsByUser(usage.datasets), baseFees: positionsByUser(usage.baseFees) }));
   const datasets = new Map<string, DatasetUsage>();
-  for (const d of usage.datasets) {
-    if (!who.has(d.userId)) continue;
+  for (const i of positionsOf(index.datasets, who)) {
+    const d = usage.datasets[i]!;
     const key = `${d.datasetId}:${d.unitPriceSen}`;
     const found = datasets.get(key);
     if (found) found.searches += d.searches;
     else datasets.set(key, { datasetId: d.datasetId, name: d.name, unitPriceSen: d.unitPriceSen, searches: d.searches });
   }
   const baseFees = new Map<number, BaseFeeUsage>();
-  for (const b of usage.baseFees) {
-    if (!who.has(b.userId)) continue;
+  for (const i of positionsOf(index.baseFees, who)) {
+    const b = usage.baseFees[i]!;
     const found = baseFees.get(b.unitPriceSen);
     if (found) found.searches += b.searches;
     else baseFees.set(b.unitPriceSen, { unitPriceSen: b.unitPriceSen, searches: b.searches });
@@ -119,12 +146,22 @@ export function createCloseService(deps: {
   log: FastifyBaseLogger;
   afterIssue?: AfterIssue;
   now?: () => Date;
+  /** Accounts closed at once (1: one after the other; PGlite has one connection anyway). */
+  concurrency?: number;
 }): CloseService {
   const { db, log } = deps;
+  const concurrency = deps.concurrency ?? 1;
   const now = deps.now ?? (() => new Date());
   const afterIssue: AfterIssue = deps.afterIssue ?? (async () => undefined);
 
-  const monthlyFeeSen = (accountType: string, yearMonth: string) => monthlyFeeSenFor(deps.pricing, accountType, yearMonth);
+  // A month's fee per account type is fixed (the version in force at its last instant): looked up once per close, not per account.
+  const feeCache = new Map<string, Promise<number>>();
+  const monthlyFeeSen = (accountType: string, yearMonth: string) => {
+    const key = `${yearMonth}:${accountType}`;
+    let fee = feeCache.get(key);
+    if (!fee) feeCache.set(key, (fee = monthlyFeeSenFor(deps.pricing, accountType, yearMonth)));
+    return fee;
+  };
 
   async function groupsOf(yearMonth: string, usage: repo.MonthUsage): Promise<AccountGroup[]> {
     const targets = await repo.userTargets(db, [...usage.accountTypes.keys()]);
@@ -238,25 +275,34 @@ export function createCloseService(deps: {
 
   const service: CloseService = {
     async closeMonth(yearMonth, actor = SYSTEM_ACTOR) {
+      feeCache.clear();
       const usage = await repo.monthUsage(db, yearMonth);
       const groups = await groupsOf(yearMonth, usage);
       const result: CloseResult = { year_month: yearMonth, issued: 0, skipped: 0, invoiceIds: [], failed: 0 };
-      for (const group of groups) {
-        try {
-          const { outcome, invoice } = await closeAccount(yearMonth, group, usage, actor);
-          if (outcome !== 'issued' || !invoice) {
-            result.skipped++;
-            continue;
+      // Accounts are independent (each its own transaction, claimed under its unique key): a few
+      // closed at once, so one account's round trips and commit wait overlap another's. Issued ones
+      // still take their numbers one at a time (the month's counter row is locked until commit).
+      let next = 0;
+      const worker = async () => {
+        while (next < groups.length) {
+          const group = groups[next++]!;
+          try {
+            const { outcome, invoice } = await closeAccount(yearMonth, group, usage, actor);
+            if (outcome !== 'issued' || !invoice) {
+              result.skipped++;
+              continue;
+            }
+            result.issued++;
+            result.invoiceIds.push(invoice.id);
+            await notify(invoice);
+            await afterIssue([invoice.id]).catch((err) => log.error({ err, invoice: invoice.number }, 'after-issue step failed'));
+          } catch (err) {
+            result.failed++;
+            log.error({ err, yearMonth, users: group.userIds }, 'monthly close of an account failed');
           }
-          result.issued++;
-          result.invoiceIds.push(invoice.id);
-          await notify(invoice);
-          await afterIssue([invoice.id]).catch((err) => log.error({ err, invoice: invoice.number }, 'after-issue step failed'));
-        } catch (err) {
-          result.failed++;
-          log.error({ err, yearMonth, users: group.userIds }, 'monthly close of an account failed');
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, groups.length)) }, worker));
       if (!result.failed) {
         await writeAudit(db, actor, {
           action: repo.MONTH_CLOSED_ACTION,
