@@ -255,20 +255,18 @@ export async function seedAdminData(pool: pg.Pool, size: AdminSeedSize = ADMIN_S
       );
     }
     // The platform-wide rollups the admin revenue screens and dashboard read (migration 0025), where they exist:
-    // the per-user rollups just filled, summed over their consumers (all of them: the per-user rollups are the whole truth).
+    // the per-user rollups just filled, summed over their consumers (empty before it, as the others: the usage bench drops their keys until its load is in).
     const platform = (await q(`SELECT to_regclass('usage_platform_dataset_daily') IS NOT NULL AS datasets, to_regclass('usage_platform_daily') IS NOT NULL AS days`)).rows[0] as { datasets: boolean; days: boolean };
     if (platform.datasets) {
       await q(
         `INSERT INTO usage_platform_dataset_daily (day, recipient_id, dataset_id, searches, amount_sen, revenue_units)
-         SELECT day, recipient_id, dataset_id, sum(searches), sum(amount_sen), sum(revenue_units) FROM usage_dataset_daily GROUP BY 1, 2, 3
-         ON CONFLICT (day, recipient_id, dataset_id) DO UPDATE SET searches = EXCLUDED.searches, amount_sen = EXCLUDED.amount_sen, revenue_units = EXCLUDED.revenue_units`,
+         SELECT day, recipient_id, dataset_id, sum(searches), sum(amount_sen), sum(revenue_units) FROM usage_dataset_daily GROUP BY 1, 2, 3`,
       );
     }
     if (platform.days) {
       await q(
         `INSERT INTO usage_platform_daily (day, searches, free_searches, amount_sen)
-         SELECT day, sum(searches), sum(free_searches), sum(amount_sen) FROM usage_daily GROUP BY 1
-         ON CONFLICT (day) DO UPDATE SET searches = EXCLUDED.searches, free_searches = EXCLUDED.free_searches, amount_sen = EXCLUDED.amount_sen`,
+         SELECT day, sum(searches), sum(free_searches), sum(amount_sen) FROM usage_daily GROUP BY 1`,
       );
     }
   });

@@ -4,8 +4,10 @@
  * that read them over HTTP and the monthly close of the last complete month end to end.
  *
  * - PostgreSQL only, in its own database poi_bench_usage_<ts>, migrated by the app's own code
- *   (openDatabase), dropped at the end unless BENCH_KEEP=1; BENCH_REUSE_DB=poi_bench_usage_… uses a
- *   kept one as it is (its close is timed only if that month is still open there).
+ *   (openDatabase), dropped at the end unless BENCH_KEEP=1; BENCH_REUSE_DB=poi_bench_usage_… runs on
+ *   a copy of a kept one (CREATE DATABASE … TEMPLATE, dropped at the end), so the same kept database
+ *   times the close again and again; BENCH_USAGE_SEED_ONLY=1 seeds (and with BENCH_KEEP=1 keeps)
+ *   without timing anything.
  * - Users, corporate and billing accounts, datasets and API keys come from the admin seed
  *   (bench/admin-seed.ts), sized here; the events are generated in time order and loaded by COPY
  *   (pg-copy-streams) with the tables' indexes dropped and rebuilt after, skewed (a Zipf share over
@@ -219,13 +221,30 @@ async function loadEvents(pool: pg.Pool, at: Date): Promise<{ copyS: number; ind
   return { copyS: (copied - t) / 1000, indexS: (performance.now() - copied) / 1000, rollupIndexes: rebuild.filter((s) => !ofEvents(s)) };
 }
 
+/**
+ * The database the run uses. Fresh: poi_bench_usage_<ts>, created empty (migrated and seeded by the
+ * caller). BENCH_REUSE_DB=<kept>: a copy of it (CREATE DATABASE … TEMPLATE <kept>, a file copy), so
+ * the kept one stays as seeded and its close can be timed again on every copy; the copy is dropped
+ * at the end like a fresh one. No other session may be connected to the kept database meanwhile.
+ */
 async function openBenchDatabase() {
   const reuse = process.env.BENCH_REUSE_DB?.startsWith('poi_bench_usage_') ? process.env.BENCH_REUSE_DB : undefined;
-  const name = reuse ?? `poi_bench_usage_${Date.now().toString(36)}`;
-  if (!reuse) {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  const name = `poi_bench_usage_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    if (!reuse) await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+    else {
+      const t = performance.now();
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${reuse}`);
+      } catch (err) {
+        if ((err as { code?: string }).code === '55006') throw new Error(`${reuse} has other sessions: close them first (a template copy needs it alone)`);
+        throw err;
+      }
+      console.log(`  copied the kept database ${reuse} to ${name} in ${((performance.now() - t) / 1000).toFixed(1)} s (the copy is timed, the kept one stays as it is)`);
+    }
+  } finally {
     await admin.end();
   }
   const url = new URL(PG_URL);
@@ -233,8 +252,9 @@ async function openBenchDatabase() {
   return { name, url: url.toString(), reused: !!reuse };
 }
 
+/** Fresh databases are kept with BENCH_KEEP=1 (to be reused); copies of a kept one always go. */
 async function dropBenchDatabase(name: string, reused: boolean) {
-  if (process.env.BENCH_KEEP === '1' || reused) return console.log(`  kept database ${name}`);
+  if (process.env.BENCH_KEEP === '1' && !reused) return console.log(`  kept database ${name}`);
   const c = new pg.Client({ connectionString: PG_URL });
   await c.connect();
   await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -339,6 +359,11 @@ export async function runUsageScaleBench(): Promise<BenchResult[]> {
     const pool = (database.db as unknown as { $client: pg.Pool }).$client;
     const q: Query = (t, v) => pool.query(t, v);
     if (!db.reused) await seed(db.url, at);
+    if (process.env.BENCH_USAGE_SEED_ONLY === '1') {
+      // Seeded for later runs on copies of it (BENCH_KEEP=1 BENCH_REUSE_DB=…): nothing timed, nothing closed.
+      await database.close();
+      return results;
+    }
     const partitioned = (await q(`SELECT relkind FROM pg_class WHERE relname = 'usage_events' AND relkind = 'p'`)).rowCount;
     const size = (
       // A table that is not partitioned has no partition tree: its own size.
