@@ -321,6 +321,18 @@ async function sanityCheck(q: Query, base: string, tokens: Map<string, string>, 
                     (SELECT sum(searches) FROM usage_daily)::bigint AS daily, (SELECT sum(searches) FROM usage_dataset_daily)::bigint AS dataset_daily`)
   ).rows[0] as Record<string, string>;
   if (totals.events !== totals.daily || totals.dataset_events !== totals.dataset_daily) throw new Error(`the rollups disagree with the events: ${JSON.stringify(totals)}`);
+  // The platform rollups (migration 0025), where they exist: the per-user ones summed, day by day and dataset by dataset.
+  if ((await q(`SELECT to_regclass('usage_platform_dataset_daily') IS NOT NULL AS t`)).rows[0]?.t) {
+    const differ = (
+      await q(`SELECT (SELECT count(*) FROM (SELECT day, recipient_id, dataset_id, sum(searches) AS s, sum(amount_sen) AS a, sum(revenue_units) AS u FROM usage_dataset_daily GROUP BY 1, 2, 3) d
+                         FULL JOIN usage_platform_dataset_daily p USING (day, recipient_id, dataset_id)
+                       WHERE p.searches IS DISTINCT FROM d.s OR p.amount_sen IS DISTINCT FROM d.a OR p.revenue_units IS DISTINCT FROM d.u)::int AS datasets,
+                      (SELECT count(*) FROM (SELECT day, sum(searches) AS s, sum(free_searches) AS f, sum(amount_sen) AS a FROM usage_daily GROUP BY 1) d
+                         FULL JOIN usage_platform_daily p USING (day)
+                       WHERE p.searches IS DISTINCT FROM d.s OR p.free_searches IS DISTINCT FROM d.f OR p.amount_sen IS DISTINCT FROM d.a)::int AS days`)
+    ).rows[0] as { datasets: number; days: number };
+    if (differ.datasets || differ.days) throw new Error(`the platform rollups disagree with the per-user ones: ${JSON.stringify(differ)}`);
+  }
   const { start, end } = monthRange(month);
   for (const userId of users) {
     const raw = (
@@ -338,7 +350,7 @@ async function sanityCheck(q: Query, base: string, tokens: Map<string, string>, 
       throw new Error(`/usage of ${userId} for ${month} says ${JSON.stringify({ searches: shown.searches, amount: shown.amount, free: shown.free_searches.used, byDataset })}, its events ${JSON.stringify(raw)}`);
     }
   }
-  console.log(`  check: rollups hold all ${Number(totals.events).toLocaleString()} events once; /usage of ${users.length} users for ${month} equals their raw events`);
+  console.log(`  check: rollups hold all ${Number(totals.events).toLocaleString()} events once (the platform ones equal the per-user ones summed); /usage of ${users.length} users for ${month} equals their raw events`);
 }
 
 interface Case {
