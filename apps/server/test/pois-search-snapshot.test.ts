@@ -186,8 +186,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await ctx?.close();
-  rmSync(dir, { recursive: true, force: true });
+  try {
+    await ctx?.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('search index snapshots', () => {
