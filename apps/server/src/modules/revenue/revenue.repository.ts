@@ -58,10 +58,15 @@ export async function platformDatasetFigures(ex: Executor, first: string, last: 
              sum(CASE WHEN recipient_id <> ${PLATFORM_RECIPIENT} THEN floor(units / 10000) ELSE 0 END) AS share_sen,
              max(CASE WHEN recipient_id <> ${PLATFORM_RECIPIENT} THEN recipient_id::text END) AS provider_id
       FROM used GROUP BY 1),
+    -- The month's invoices' lines by invoice id (index-only on invoice_lines_dataset_amount_idx): a join
+    -- let the planner hash every invoice line ever written, growing with each month invoiced.
     billed AS (
       SELECT l.dataset_id, sum(l.amount_yen) AS billed
-      FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
-      WHERE i.year_month = ${yearMonth} AND i.kind = 'monthly' AND i.status NOT IN ('draft', 'void') AND l.kind = 'dataset'
+      FROM invoice_lines l
+      WHERE l.invoice_id = ANY (ARRAY(
+              SELECT i.id FROM invoices i
+              WHERE i.year_month = ${yearMonth} AND i.kind = 'monthly' AND i.status NOT IN ('draft', 'void')))
+        AND l.kind = 'dataset'
       GROUP BY 1)
     SELECT coalesce(b.dataset_id, d2.dataset_id) AS dataset_id, coalesce(ds.name, '(削除されたデータセット)') AS name, d2.provider_id,
            coalesce(d2.searches, 0)::bigint AS searches, coalesce(b.billed, 0)::bigint AS billed, coalesce(d2.share_sen, 0)::bigint AS share_sen
