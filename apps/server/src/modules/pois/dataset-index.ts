@@ -586,12 +586,6 @@ const ANSWER_PREFIX = 3;
 const SEGMENT_BITS = 26;
 const SEGMENT_SIZE = 1 << SEGMENT_BITS;
 const SEGMENTS_MAX = 64;
-/** Whether a[ai, ai + n) and b[bi, bi + n) hold the same bytes (short runs: a loop costs less than a native call). */
-function sameBytes(a: Uint8Array, ai: number, b: Uint8Array, bi: number, n: number): boolean {
-  for (let k = 0; k < n; k++) if (a[ai + k] !== b[bi + k]) return false;
-  return true;
-}
-
 /** Copies src[from, to) to out at `at`; returns the bytes copied (short runs by a loop, long ones natively). */
 function copyBytes(src: Buffer, from: number, to: number, out: Buffer, at: number): number {
   const n = to - from;
@@ -720,6 +714,9 @@ export class DatasetIndexBuilder {
   /** `","dataset_id":"<dataset>","name":`, what follows the id in every answer's head. */
   readonly prefixTail: Buffer;
   private record = Buffer.allocUnsafe(1 << 12);
+  /** The piece the previous row's tail ended with (-1: none), and rows since the last full look. */
+  private lastPiece = -1;
+  private shortcuts = 0;
 
   constructor(readonly datasetId: string) {
     this.prefixTail = Buffer.from(`","dataset_id":"${datasetId}","name":`);
@@ -793,22 +790,34 @@ export class DatasetIndexBuilder {
     // `{"poi_id":"` (11 bytes), the row's id, then `","dataset_id":"…","name":`.
     if (
       headEnd - start >= 47 + tail.length &&
-      sameBytes(json, start, PREFIX_HEAD, 0, 11) &&
-      sameBytes(json, start + 11, ids, idAt, 36) &&
-      sameBytes(json, start + 47, tail, 0, tail.length)
+      json.compare(PREFIX_HEAD, 0, 11, start, start + 11) === 0 &&
+      json.compare(ids, idAt, idAt + 36, start + 11, start + 47) === 0 &&
+      json.compare(tail, 0, tail.length, start + 47, start + 47 + tail.length) === 0
     ) {
       rec[out++] = ANSWER_PREFIX;
       from = start + 47 + tail.length;
     }
     out += copyBytes(json, from, headEnd, rec, out);
-    for (let k = 0; k < coordinates.length; k++) rec[out++] = coordinates.charCodeAt(k);
+    out += rec.write(coordinates, out, 'latin1');
     // The tail's ends at each `,"`, hashed from the end backwards; the longest the dictionary holds
     // (or takes now) replaces its bytes.
     const pieces = this.pieces;
-    let h = 0;
     let best = -1;
     let bestAt = end;
-    for (let k = end - 1; k >= headEnd; k--) {
+    // Rows of one import mostly end alike: the previous row's piece, when this tail ends with it,
+    // is taken without hashing (every 16th row is hashed all the same, to find longer ends).
+    const last = this.lastPiece;
+    if (last >= 0 && (++this.shortcuts & 15) !== 0) {
+      const from = pieces.start[last]!;
+      const length = pieces.start[last + 1]! - from;
+      if (end - length >= headEnd && json.compare(pieces.bytes, from, from + length, end - length, end) === 0) {
+        best = last;
+        bestAt = end - length;
+      }
+    }
+    const shortcut = best;
+    let h = 0;
+    for (let k = best >= 0 ? headEnd - 1 : end - 1; k >= headEnd; k--) {
       h = (Math.imul(h, 0x01000193) + json[k]!) | 0;
       if (json[k] !== 0x2c || json[k + 1] !== 0x22 || end - k < PIECE_MIN) continue;
       let piece = pieces.find(h, end - k);
@@ -818,11 +827,12 @@ export class DatasetIndexBuilder {
       best = piece;
       bestAt = k;
     }
-    // The hash is not proof: the bytes are compared.
-    if (best >= 0 && json.compare(pieces.bytes, pieces.start[best]!, pieces.start[best + 1]!, bestAt, end) !== 0) {
+    // The hash is not proof: the bytes are compared (the shortcut's were).
+    if (best >= 0 && best !== shortcut && json.compare(pieces.bytes, pieces.start[best]!, pieces.start[best + 1]!, bestAt, end) !== 0) {
       best = -1;
       bestAt = end;
     }
+    this.lastPiece = best;
     out += copyBytes(json, headEnd, bestAt, rec, out);
     if (best >= 0) {
       rec[out++] = best & 0xff;
