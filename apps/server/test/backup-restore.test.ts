@@ -75,6 +75,15 @@ async function readBack(app: FastifyInstance, who: { provider: Caller; consumer:
   };
 }
 
+/** Waits for /readyz's 200 (the search index built or loaded at start-up). */
+async function untilReady(app: FastifyInstance): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await app.inject({ method: 'GET', url: '/readyz' })).statusCode !== 200) {
+    if (Date.now() > deadline) throw new Error('the restored server did not become ready within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The public API's second page of a nearest-first search, through a cursor signed with the app secret. */
 async function secondPage(app: FastifyInstance, key: string, datasetId: string, cursor: string) {
   const res = await app.inject({
@@ -149,6 +158,9 @@ describe('backup and restore', () => {
         expect(await fingerprint(restored)).toEqual(original);
         const restoredApp = await appOn(restored, targetDir, mailbox);
         try {
+          // As a load balancer would: searches once the instance is ready (its index loaded or built),
+          // so page 2 comes from memory as it did on the source and its cursor matches.
+          await untilReady(restoredApp);
           // The same sessions, data and answers (read before searching: a search adds a usage event).
           expect(await readBack(restoredApp, who)).toEqual(before);
           // The key still works, and the cursor signed before the backup still opens the same page 2.
