@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client';
-import { invoices } from '../src/db/schema/invoices';
+import { invoiceLines, invoices } from '../src/db/schema/invoices';
 import { PLATFORM_RECIPIENT } from '../src/db/schema/usage';
 import { users } from '../src/db/schema/users';
 import { inTransaction } from '../src/db/transaction';
@@ -241,5 +241,45 @@ describe('usage platform rollups', () => {
     expect(daily.map((r) => r[0])).toEqual(['2095-03-01', '2095-03-02', '2095-03-03', '2095-03-04', '2095-03-05']);
     expect(daily.reduce((s, r) => s + Number(r[1]), 0)).toBe(26);
     expect(daily.reduce((s, r) => s + Number(r[2]), 0)).toBe(5);
+  });
+});
+
+describe('invoice_dataset_monthly', () => {
+  it("follows the month's monthly invoices neither draft nor void: lines of a draft count once it is issued, a void takes them back", async () => {
+    const ym = '2097-07';
+    const [d1, d2] = [randomUUID(), randomUUID()];
+    const account = await ensureBillingAccountForUser(database.db, (await newUser('idm')).id);
+    const account2 = await ensureBillingAccountForUser(database.db, (await newUser('idm2')).id);
+    const kept = async () =>
+      (await database.db.execute<{ dataset_id: string; billed_yen: string; lines: string }>(sql`
+        SELECT dataset_id, billed_yen::text, lines::text FROM invoice_dataset_monthly WHERE year_month = ${ym} AND lines > 0 ORDER BY dataset_id`)).rows.map((r) => [r.dataset_id, Number(r.billed_yen), Number(r.lines)]);
+    // What platform revenue summed before: the month's lines, joined.
+    const summed = async () =>
+      (await database.db.execute<{ dataset_id: string; billed: string; lines: string }>(sql`
+        SELECT l.dataset_id, sum(l.amount_yen)::text AS billed, count(*)::text AS lines FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
+        WHERE i.year_month = ${ym} AND i.kind = 'monthly' AND i.status NOT IN ('draft', 'void') AND l.kind = 'dataset' GROUP BY 1 ORDER BY 1`)).rows.map((r) => [r.dataset_id, Number(r.billed), Number(r.lines)]);
+    const draft = async (billingAccountId: string, lines: Array<[string, number]>) => {
+      const [inv] = await database.db
+        .insert(invoices)
+        .values({ billingAccountId, kind: 'monthly', yearMonth: ym, status: 'draft', periodStart: `${ym}-01`, periodEnd: `${ym}-31`, subtotalYen: 0, taxYen: 0, totalYen: 0, paymentMethod: 'bank_transfer', issuerSnapshot: { name: 'POI Cloud' }, recipientSnapshot: { addressee: 'x' } })
+        .returning();
+      await database.db.insert(invoiceLines).values([
+        ...lines.map(([datasetId, amountYen], i) => ({ invoiceId: inv!.id, position: i + 1, kind: 'dataset' as const, datasetId, description: 'd', quantity: 1, unitPriceSen: amountYen * 100, amountYen, taxRateBp: 1000 })),
+        { invoiceId: inv!.id, position: lines.length + 1, kind: 'base_fee' as const, datasetId: null, description: 'b', quantity: 1, unitPriceSen: 500, amountYen: 5, taxRateBp: 1000 },
+      ]);
+      return inv!;
+    };
+    const issue = (id: string) => database.db.update(invoices).set({ status: 'issued', number: `POI-209707-${randomUUID().slice(0, 8)}`, issueDate: '2097-08-01', dueDate: '2097-09-30', subtotalYen: 1, taxYen: 0, totalYen: 1 }).where(eq(invoices.id, id));
+    const a = await draft(account.id, [[d1, 120], [d2, 30]]);
+    expect(await kept()).toEqual([]);
+    await issue(a.id);
+    const b = await draft(account2.id, [[d1, 7]]);
+    await issue(b.id);
+    const byId = (rows: Array<(string | number)[]>) => rows.sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(byId(await kept())).toEqual(byId([[d1, 127, 2], [d2, 30, 1]]));
+    expect(await kept()).toEqual(await summed());
+    await database.db.update(invoices).set({ status: 'void', voidReason: 'test', voidedAt: new Date() }).where(eq(invoices.id, a.id));
+    expect(await kept()).toEqual([[d1, 7, 1]]);
+    expect(await kept()).toEqual(await summed());
   });
 });

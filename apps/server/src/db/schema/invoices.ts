@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { PAYMENT_METHODS } from './corporate';
 
 /*
@@ -152,3 +152,19 @@ export const numberCounters = pgTable('number_counters', {
   series: text('series').primaryKey(),
   lastNumber: integer('last_number').notNull(),
 });
+
+/**
+ * Per month and dataset: the amount and number of dataset lines of monthly invoices neither draft
+ * nor void (platform revenue's "billed"). Written only by the triggers of migration 0025 on
+ * invoices and invoice_lines, never by the application.
+ */
+export const invoiceDatasetMonthly = pgTable(
+  'invoice_dataset_monthly',
+  {
+    yearMonth: text('year_month').notNull(),
+    datasetId: uuid('dataset_id').notNull(),
+    billedYen: bigint('billed_yen', { mode: 'number' }).notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'invoice_dataset_monthly_pk', columns: [t.yearMonth, t.datasetId] })],
+);
