@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -138,6 +138,8 @@ export interface BuildOptions {
   logStream?: DestinationStream;
   /** The process' phase for /readyz (server.ts moves it); without it the app is serving once built. */
   lifecycle?: Lifecycle;
+  /** The HTTP server to answer on (server.ts: the start-up listener's, already listening). */
+  serverFactory?: FastifyServerFactory;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -182,6 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // A request on a kept-alive connection during the drain (SIGTERM) is answered, with
     // Connection: close (probes.routes.ts), rather than with Fastify's English 503.
     return503OnClosing: false,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -25,12 +25,12 @@ async function main(): Promise<void> {
   const early = await listenEarly({ port: config.port, host: config.host, lifecycle });
   let app: FastifyInstance | undefined;
   const started = (async () => {
-    app = await buildApp(config, { lifecycle });
+    app = await buildApp(config, { lifecycle, serverFactory: early.serverFactory });
     snapshot.source = { client: (app.database.db as unknown as { $client: SnapshotSource['client'] }).$client, log: app.log };
     await app.ready();
     if (lifecycle.phase() === 'draining') return;
-    await early.close();
-    await app.listen({ port: config.port, host: config.host });
+    // The app answers on the port the start-up listener holds: it never closes in between.
+    early.handOver();
     lifecycle.serving();
     app.log.info(
       `POI Cloud is running: ${config.publicUrl} (database: ${app.database.engine}${config.databaseUrl ? '' : ` in ${config.dataDir}`}, mail: ${config.smtpUrl ? 'SMTP' : 'server log'})`,
@@ -57,13 +57,17 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     try {
-      await early.close();
+      // No new connection from here on; before the hand-over the start-up answers' ones end too.
+      const closed = early.close();
       // A start-up under way ends first (the migrations are not cut short); the force exit bounds it.
       await started.catch(() => undefined);
       if (app) {
         const server = app.server;
         const reap = setInterval(() => server.closeIdleConnections(), REAP_IDLE_MS);
         reap.unref();
+        // Requests under way finish (their answers close their connections), then the app's
+        // onClose hooks store the usage and close the database.
+        await closed;
         await app.close();
         clearInterval(reap);
         app.log.info({ ms: Date.now() - startedAt }, 'shut down');
