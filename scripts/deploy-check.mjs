@@ -146,12 +146,21 @@ function logLines(name) {
     });
 }
 /** The instance that logged the request with this id, and its request log line. */
+/**
+ * The instance that answered a request: its request log line, or, for a search's 200 (a stored
+ * usage event, not logged by the app), nginx's access log line naming the upstream (the last one
+ * tried when it retried).
+ */
 function servedBy(rid) {
   for (const { name } of INSTANCES) {
     const line = logLines(name).find((l) => l.reqId === rid && l.req);
     if (line) return { name, line };
   }
-  return undefined;
+  const access = fs.existsSync(path.join(tmp, 'nginx-access.log')) ? fs.readFileSync(path.join(tmp, 'nginx-access.log'), 'utf8') : '';
+  const entry = access.split('\n').find((l) => l.endsWith(` request_id=${rid}`));
+  const port = entry && /upstream=(?:[^ ]*, )?127\.0\.0\.1:(\d+) /.exec(entry)?.[1];
+  const instance = port && INSTANCES.find((i) => String(i.port) === port);
+  return instance ? { name: instance.name, line: undefined } : undefined;
 }
 async function waitFor(what, fn, ms = 10_000) {
   const deadline = Date.now() + ms;
@@ -531,8 +540,10 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
   });
 
   await step('X-Forwarded-For: the app logs the client nginx saw, never a forged one', async () => {
-    const plain = expectStatus(await search(`dataset_id=${state.datasetId}&limit=1`), 200, 'search');
-    const forged = expectStatus(await search(`dataset_id=${state.datasetId}&limit=1`, { headers: { 'x-forwarded-for': '203.0.113.9' } }), 200, 'search with a forged X-Forwarded-For');
+    // A search's 200 is a stored usage event and writes no request log (docs/operations.md): a
+    // refused one (limit=0, 400, unbilled) is logged with the client address, as every non-200 is.
+    const plain = expectStatus(await search(`dataset_id=${state.datasetId}&limit=0`), 400, 'search with limit=0');
+    const forged = expectStatus(await search(`dataset_id=${state.datasetId}&limit=0`, { headers: { 'x-forwarded-for': '203.0.113.9' } }), 400, 'search with limit=0 and a forged X-Forwarded-For');
     const seenPlain = await waitFor('the request log', () => servedBy(plain.rid));
     const seenForged = await waitFor('the request log', () => servedBy(forged.rid));
     check(seenPlain.line.req.remoteAddress === CLIENT_IP, `logged ${seenPlain.line.req.remoteAddress}, expected ${CLIENT_IP}`);
@@ -588,12 +599,10 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
     const onB = after.filter((r) => servedBy(r.rid)?.name === 'B').length;
     check(onB === after.length, `${onB} of ${after.length} searches on B`);
     const linesA = logLines('A');
-    const shutdownAt = linesA.findIndex((l) => l.msg === 'shutting down');
-    check(shutdownAt >= 0, 'A did not log its shutdown');
-    const loadIds = new Set(answers.map((r) => r.rid));
-    const drained = linesA.slice(shutdownAt).filter((l) => l.msg === 'request completed' && loadIds.has(l.reqId)).length;
+    check(linesA.some((l) => String(l.msg).startsWith('shutting down')), 'A did not log its shutdown');
+    check(linesA.some((l) => l.msg === 'shut down'), 'A did not log the end of its drain');
     const onA = answers.filter((r) => servedBy(r.rid)?.name === 'A').length;
-    return `exit 0; the ${answers.length} concurrent searches all 200 (A answered ${onA}, ${drained} of them after its SIGTERM); ${after.length} later searches 200, all on B`;
+    return `exit 0; the ${answers.length} concurrent searches all 200 (A answered ${onA}); ${after.length} later searches 200, all on B`;
   });
 
   await step('SIGTERM to B; nginx answers 503 in the app\u2019s shape', async () => {
