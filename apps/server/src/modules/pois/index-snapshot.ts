@@ -206,15 +206,20 @@ function refusal(meta: SnapshotMeta, datasetId: string): string | undefined {
   return undefined;
 }
 
-/** The header of a dataset's snapshot without its buffers (the memory budget, the position), or why not. */
-export async function readSnapshotMeta(dir: string, datasetId: string): Promise<SnapshotMeta | { status: 'missing' } | { status: 'invalid'; reason: string }> {
-  let fh: FileHandle;
+/** A dataset's snapshot file opened for reading, or why not (no file: missing; any other error: invalid). */
+async function openSnapshot(dir: string, datasetId: string): Promise<FileHandle | { status: 'missing' } | { status: 'invalid'; reason: string }> {
   try {
-    fh = await open(fileOf(dir, datasetId), 'r');
+    return await open(fileOf(dir, datasetId), 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
     return { status: 'invalid', reason: (err as Error).message };
   }
+}
+
+/** The header of a dataset's snapshot without its buffers (the memory budget, the position), or why not. */
+export async function readSnapshotMeta(dir: string, datasetId: string): Promise<SnapshotMeta | { status: 'missing' } | { status: 'invalid'; reason: string }> {
+  const fh = await openSnapshot(dir, datasetId);
+  if (!('fd' in fh)) return fh;
   try {
     const header = await readHeader(fh, (await fh.stat()).size);
     if (typeof header === 'string') return { status: 'invalid', reason: header };
@@ -232,13 +237,8 @@ export async function readSnapshotMeta(dir: string, datasetId: string): Promise<
  * back in memory of its own (offset 0: typed arrays over it are aligned).
  */
 export async function readSnapshot(dir: string, datasetId: string): Promise<SnapshotRead> {
-  let fh: FileHandle;
-  try {
-    fh = await open(fileOf(dir, datasetId), 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
-    return { status: 'invalid', reason: (err as Error).message };
-  }
+  const fh = await openSnapshot(dir, datasetId);
+  if (!('fd' in fh)) return fh;
   try {
     const size = (await fh.stat()).size;
     const header = await readHeader(fh, size);
