@@ -11,7 +11,7 @@ import { activateCorporateAccount } from '../src/modules/corporate/corporate-act
 import { countCorporateAccounts, findCorporateWithBilling, insertCorporateAccount, listCorporateAccounts, updateCorporateAccount, syncCorporateBillingAccount } from '../src/modules/corporate/corporate.repository';
 import { ensureBillingAccountForUser, findBillingAccountById } from '../src/modules/billing-accounts/billing-accounts.repository';
 import { nextInvoiceNumber, nextNumber, nextReceiptNumber } from '../src/modules/invoices/numbering.repository';
-import { providerShareSenByMonth, providerShares } from '../src/modules/revenue/revenue.repository';
+import { invoiceFiguresByMonth, providerShareSenByMonth, providerShares } from '../src/modules/revenue/revenue.repository';
 import { countPendingTransfers, listPendingTransfers, lockOverdueCandidates, markInvoiceOverdue } from '../src/modules/transfers/transfers.repository';
 import { writeUsageEvents, type UsageEvent } from '../src/modules/usage/usage.repository';
 import { uniqueEmail, withScratchDatabase } from './helpers';
@@ -281,5 +281,70 @@ describe('invoice_dataset_monthly', () => {
     await database.db.update(invoices).set({ status: 'void', voidReason: 'test', voidedAt: new Date() }).where(eq(invoices.id, a.id));
     expect(await kept()).toEqual([[d1, 7, 1]]);
     expect(await kept()).toEqual(await summed());
+  });
+});
+
+describe('invoice_figures_monthly', () => {
+  it("equals the month's monthly invoices summed through every change: issue, payments, credit, overdue, void, a month moved, a delete", async () => {
+    const [ym, ym2] = ['2097-10', '2097-11'];
+    // What the admin figures summed before migration 0026: the invoices themselves.
+    const summed = async () =>
+      (await database.db.execute<Record<string, string>>(sql`
+        SELECT year_month, count(*)::text AS invoices, sum(subtotal_yen)::text AS billed, sum(tax_yen)::text AS tax, sum(total_yen)::text AS total,
+               sum(paid_yen + credit_applied_yen)::text AS collected, sum(credited_yen)::text AS credited,
+               coalesce(sum(greatest(total_yen - credit_applied_yen - paid_yen - credited_yen, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')), 0)::text AS outstanding
+        FROM invoices WHERE year_month IN (${ym}, ${ym2}) AND kind = 'monthly' AND status NOT IN ('draft', 'void')
+        GROUP BY 1 ORDER BY 1`)).rows;
+    const kept = async () =>
+      (await invoiceFiguresByMonth(database.db, [ym, ym2]))
+        .filter((r) => Number(r.invoices) !== 0 || Number(r.billed) !== 0)
+        .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? 0)])))
+        .sort((a, b) => a.year_month!.localeCompare(b.year_month!));
+    const same = async () => expect(await kept()).toEqual(await summed());
+    const accounts = await Promise.all(['ifm1', 'ifm2', 'ifm3', 'ifm4'].map(async (p) => (await ensureBillingAccountForUser(database.db, (await newUser(p)).id)).id));
+    const draft = async (billingAccountId: string, subtotalYen: number, kind: 'monthly' | 'correction' = 'monthly') => {
+      const taxYen = Math.floor(subtotalYen / 10);
+      const [inv] = await database.db
+        .insert(invoices)
+        .values({ billingAccountId, kind, yearMonth: ym, status: 'draft', periodStart: `${ym}-01`, periodEnd: `${ym}-31`, subtotalYen, taxYen, totalYen: subtotalYen + taxYen, paymentMethod: 'bank_transfer', issuerSnapshot: { name: 'POI Cloud' }, recipientSnapshot: { addressee: 'x' } })
+        .returning();
+      return inv!.id;
+    };
+    const set = (id: string, values: Partial<typeof invoices.$inferInsert>) => database.db.update(invoices).set(values).where(eq(invoices.id, id));
+    const issued = (n: number) => ({ status: 'issued' as const, number: `POI-209710-${randomUUID().slice(0, 8)}-${n}`, issueDate: '2097-11-01', dueDate: '2097-12-31' });
+
+    const [a, b, c, d] = [await draft(accounts[0]!, 1000), await draft(accounts[1]!, 2500), await draft(accounts[2]!, 40), await draft(accounts[3]!, 700)];
+    expect(await kept()).toEqual([]); // drafts do not count
+    await same();
+    await set(a, issued(1));
+    await set(b, issued(2));
+    await set(c, { ...issued(3), creditAppliedYen: 44, status: 'paid', paidAt: new Date() }); // paid from the account's credit at issue
+    await set(d, issued(4));
+    await same();
+    await set(a, { paidYen: 500, status: 'partially_paid' });
+    await set(b, { paidYen: 2750, status: 'paid', paidAt: new Date() });
+    await same();
+    await set(a, { status: 'overdue' });
+    await set(d, { creditedYen: 770, status: 'paid' }); // credited in full: nothing owed
+    await same();
+    await set(a, { pdfSha256: 'f'.repeat(64), paymentAttempts: 2, lastPaymentError: 'x' }); // no figure moves
+    await same();
+    await set(c, { status: 'void', voidReason: 'test', voidedAt: new Date() });
+    await same();
+    // A draft moved to another month, then issued there; a draft deleted; a correction never counts.
+    const e = await draft(accounts[2]!, 90, 'correction');
+    await set(e, issued(5));
+    const f = await draft((await ensureBillingAccountForUser(database.db, (await newUser('ifm5')).id)).id, 300);
+    await set(f, { yearMonth: ym2 });
+    await set(f, issued(6));
+    await same();
+    const g = await draft((await ensureBillingAccountForUser(database.db, (await newUser('ifm6')).id)).id, 55);
+    await database.db.delete(invoices).where(eq(invoices.id, g));
+    await same();
+    const rows = await kept();
+    expect(rows.map((r) => [r.year_month, r.invoices, r.billed, r.outstanding])).toEqual([
+      [ym, '3', '4200', '600'],
+      [ym2, '1', '300', '330'],
+    ]);
   });
 });

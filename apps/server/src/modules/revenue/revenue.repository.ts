@@ -23,14 +23,17 @@ export async function providerShareSenByMonth(ex: Executor, first: string, last:
     GROUP BY ym`)).rows;
 }
 
-/** Monthly invoices' figures per month (billed, tax, total, collected, outstanding), drafts and voided ones left out. */
+/**
+ * Monthly invoices' figures per month (billed, tax, total, collected, outstanding), drafts and voided
+ * ones left out: the sums kept by migration 0026's trigger, 16 rows a month (reading the invoices
+ * themselves was ~0.4 s for 12 months at 100,000 accounts).
+ */
 export async function invoiceFiguresByMonth(ex: Executor, months: string[]): Promise<RevenueRow[]> {
   return (await ex.execute<RevenueRow>(sql`
-    SELECT year_month, count(*)::int AS invoices, sum(subtotal_yen) AS billed, sum(tax_yen) AS tax, sum(total_yen) AS total,
-           sum(paid_yen + credit_applied_yen) AS collected, sum(credited_yen) AS credited,
-           sum(greatest(${owedSql()}, 0)) FILTER (WHERE status IN ('issued', 'partially_paid', 'overdue')) AS outstanding
-    FROM invoices
-    WHERE year_month IN (${sql.join(months.map((m) => sql`${m}`), sql`, `)}) AND kind = 'monthly' AND status NOT IN ('draft', 'void')
+    SELECT year_month, sum(invoices)::int AS invoices, sum(billed_yen) AS billed, sum(tax_yen) AS tax, sum(total_yen) AS total,
+           sum(collected_yen) AS collected, sum(credited_yen) AS credited, sum(outstanding_yen) AS outstanding
+    FROM invoice_figures_monthly
+    WHERE year_month IN (${sql.join(months.map((m) => sql`${m}`), sql`, `)})
     GROUP BY year_month`)).rows;
 }
 
