@@ -292,15 +292,21 @@ describe('admin users: detail and changes', () => {
     const p = await ctx.newUser('data_provider', 'earner', '準備');
     const dataset = (await api('POST', '/datasets/public/create', p, { name: '収益テスト', price_per_search: 2 })).json().data.dataset_id as string;
     const month = '2026-01';
+    // As the meter's flush stores it: per consumer, and summed without the consumer (what /revenue reads).
     await ctx.query(
       `INSERT INTO usage_dataset_daily (dataset_id, day, user_id, recipient_id, searches, amount_sen, revenue_units) VALUES ($1, '2026-01-15', $2, $3, 40, 8000, 56000000)`,
       [dataset, trial.id, p.id],
+    );
+    await ctx.query(
+      `INSERT INTO usage_platform_dataset_daily (day, recipient_id, dataset_id, searches, amount_sen, revenue_units) VALUES ('2026-01-15', $2, $1, 40, 8000, 56000000)`,
+      [dataset, p.id],
     );
     const report = async () => (await api('GET', `/datasets/revenue/monthly?year_month=${month}`, p)).json();
     const earned = await report();
     expect(JSON.stringify(earned)).toContain('56');
     expect((await api('POST', `/admin/users/${p.id}/change-type`, admin, { account_type: 'individual', reason: '契約終了' })).statusCode).toBe(200);
     expect((await ctx.query('SELECT recipient_id FROM usage_dataset_daily WHERE dataset_id = $1', [dataset]))[0]).toEqual({ recipient_id: p.id });
+    expect((await ctx.query('SELECT recipient_id FROM usage_platform_dataset_daily WHERE dataset_id = $1', [dataset]))[0]).toEqual({ recipient_id: p.id });
     expect((await api('POST', `/admin/users/${p.id}/change-type`, admin, { account_type: 'data_provider', reason: '契約再開' })).statusCode).toBe(200);
     expect(await report()).toEqual(earned);
   });

@@ -2,7 +2,7 @@ import { and, asc, between, eq, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { apiKeys } from '../../db/schema/api-keys';
-import { BASE_FEE_LINE, usageDaily, usageDatasetDaily } from '../../db/schema/usage';
+import { BASE_FEE_LINE, usageDaily, usageDatasetDaily, usagePlatformDatasetDaily } from '../../db/schema/usage';
 import { datasets } from '../../db/schema/datasets';
 
 function monthDays(yearMonth: string): [string, string] {
@@ -101,20 +101,21 @@ export interface RevenueRow {
 /**
  * Revenue per dataset for a month: of one recipient (a provider), or of every recipient (undefined,
  * the platform admin's view). Datasets the recipient currently receives appear even without usage.
+ * From the rollup without the consumer (a few thousand rows a month), not the per-consumer one.
  */
 export async function revenueByDataset(ex: Executor, yearMonth: string, recipientId: string | undefined): Promise<RevenueRow[]> {
   const [first, last] = monthDays(yearMonth);
-  const usageFilter: SQL[] = [between(usageDatasetDaily.day, first, last)];
-  if (recipientId) usageFilter.push(eq(usageDatasetDaily.recipientId, recipientId));
+  const usageFilter: SQL[] = [between(usagePlatformDatasetDaily.day, first, last)];
+  if (recipientId) usageFilter.push(eq(usagePlatformDatasetDaily.recipientId, recipientId));
   const earned = ex
     .select({
-      datasetId: usageDatasetDaily.datasetId,
-      searches: sql<number>`sum(${usageDatasetDaily.searches})`.as('searches'),
-      revenueUnits: sql<number>`sum(${usageDatasetDaily.revenueUnits})`.as('revenue_units'),
+      datasetId: usagePlatformDatasetDaily.datasetId,
+      searches: sql<number>`sum(${usagePlatformDatasetDaily.searches})`.as('searches'),
+      revenueUnits: sql<number>`sum(${usagePlatformDatasetDaily.revenueUnits})`.as('revenue_units'),
     })
-    .from(usageDatasetDaily)
+    .from(usagePlatformDatasetDaily)
     .where(and(...usageFilter))
-    .groupBy(usageDatasetDaily.datasetId)
+    .groupBy(usagePlatformDatasetDaily.datasetId)
     .as('earned');
   const owned = recipientId ? eq(datasets.providerUserId, recipientId) : sql`true`;
   const rows = await ex
@@ -139,18 +140,18 @@ export interface DailyRevenueRow {
 
 export async function dailyRevenue(ex: Executor, datasetId: string, yearMonth: string, recipientId: string | undefined): Promise<DailyRevenueRow[]> {
   const [first, last] = monthDays(yearMonth);
-  const filter: SQL[] = [eq(usageDatasetDaily.datasetId, datasetId), between(usageDatasetDaily.day, first, last)];
-  if (recipientId) filter.push(eq(usageDatasetDaily.recipientId, recipientId));
+  const filter: SQL[] = [eq(usagePlatformDatasetDaily.datasetId, datasetId), between(usagePlatformDatasetDaily.day, first, last)];
+  if (recipientId) filter.push(eq(usagePlatformDatasetDaily.recipientId, recipientId));
   return ex
     .select({
-      day: usageDatasetDaily.day,
-      searches: sql<number>`sum(${usageDatasetDaily.searches})::float8`,
-      revenueUnits: sql<number>`sum(${usageDatasetDaily.revenueUnits})::float8`,
+      day: usagePlatformDatasetDaily.day,
+      searches: sql<number>`sum(${usagePlatformDatasetDaily.searches})::float8`,
+      revenueUnits: sql<number>`sum(${usagePlatformDatasetDaily.revenueUnits})::float8`,
     })
-    .from(usageDatasetDaily)
+    .from(usagePlatformDatasetDaily)
     .where(and(...filter))
-    .groupBy(usageDatasetDaily.day)
-    .orderBy(asc(usageDatasetDaily.day));
+    .groupBy(usagePlatformDatasetDaily.day)
+    .orderBy(asc(usagePlatformDatasetDaily.day));
 }
 
 /** One billable search, priced when it happened (docs/architecture.md "Money"). */
