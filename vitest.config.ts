@@ -34,6 +34,10 @@ export default defineConfig({
           // vitest's default on 2 cores is one file at a time (cores - 1), leaving the other core
           // idle while a file's PGlite works in that file's process: two files at a time.
           maxWorkers: 2,
+          // Each file's own module graph (the whole server, imported anew per file) cost more than
+          // the tests themselves; files share nothing but modules (each opens its own database
+          // and app), so a worker keeps its modules from one file to the next.
+          isolate: false,
         },
       },
     ],

@@ -78,7 +78,12 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createScratchDatabase(options: { onDisk?: boolean } = {}): Promise<ScratchDatabase> {
+/**
+ * A database of its own for a test: on PGlite in memory (or `onDisk` in a DATA_DIR), on PostgreSQL
+ * (TEST_DATABASE_URL) a new database. Empty until its first open migrates it, unless `migrated`:
+ * then a copy of the migrated one the global setup made (support/pglite-dump.ts).
+ */
+export async function createScratchDatabase(options: { onDisk?: boolean; migrated?: boolean } = {}): Promise<ScratchDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const dataDir = options.onDisk ? mkdtempSync(path.join(tmpdir(), 'poi-data-')) : undefined;
@@ -91,7 +96,10 @@ export async function createScratchDatabase(options: { onDisk?: boolean } = {}):
   const name = `poi_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+  const template = options.migrated ? inject('pgTemplate') : '';
+  await admin.query(
+    template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`,
+  );
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -117,7 +125,7 @@ function migratedDump(): Blob | undefined {
 }
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase({ migrated: true });
   return { database: await scratch.open(), drop: scratch.drop };
 }
 
