@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { daysOfMonth } from '@poi/shared/billing-time';
 import type { Executor } from '../../db/client';
 import { arrayParam } from '../../db/sql';
-import { BASE_FEE_LINE, usageDaily } from '../../db/schema/usage';
+import { BASE_FEE_LINE, usageDaily, usagePlatformDaily } from '../../db/schema/usage';
 import { auditLogs } from '../../db/schema/audit';
 import { billingAccounts, invoiceLines, invoices } from '../../db/schema/invoices';
 import { corporateAccounts } from '../../db/schema/corporate';
@@ -224,9 +224,9 @@ export async function closedMonths(ex: Executor): Promise<Set<string>> {
   return new Set(rows.map((r) => r.month));
 }
 
-/** The first Japan-time month with any usage, or undefined. */
+/** The first Japan-time month with any usage, or undefined (the platform's daily rollup: one row a day, kept with usage_daily). */
 export async function firstUsageMonth(ex: Executor): Promise<string | undefined> {
-  const rows = await ex.select({ day: sql<string | null>`min(${usageDaily.day})::text` }).from(usageDaily);
+  const rows = await ex.select({ day: sql<string | null>`min(${usagePlatformDaily.day})::text` }).from(usagePlatformDaily);
   return rows[0]?.day?.slice(0, 7);
 }
 
