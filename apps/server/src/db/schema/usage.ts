@@ -44,9 +44,9 @@ export const usageDaily = pgTable(
     amountSen: bigint('amount_sen', { mode: 'number' }).notNull(),
   },
   (t) => [
+    // INCLUDE (searches, free_searches, amount_sen) in the database (migration 0027): a consumer's
+    // month from the index alone. Drizzle declares no INCLUDE; the migrations are the schema.
     primaryKey({ columns: [t.userId, t.day, t.apiKeyId] }),
-    // The admin dashboard's searches today and this month: an index-only range of days.
-    index('usage_daily_day_idx').on(t.day, t.searches),
   ],
 );
 
@@ -72,10 +72,8 @@ export const usageDatasetDaily = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.datasetId, t.day, t.userId, t.recipientId] }),
+    // INCLUDE (dataset_id, searches, amount_sen) in the database (migration 0027): /usage by dataset from the index alone.
     index('usage_dataset_daily_user_idx').on(t.userId, t.day),
-    index('usage_dataset_daily_recipient_idx').on(t.recipientId, t.day),
-    // The admin revenue views aggregate a whole month: index-only over its days.
-    index('usage_dataset_daily_day_idx').on(t.day, t.recipientId, t.datasetId, t.searches, t.amountSen, t.revenueUnits),
   ],
 );
 
