@@ -423,7 +423,8 @@ export async function runUsageScaleBench(): Promise<BenchResult[]> {
       );
       const mixed = [...heavy, ...light];
       const providers = await signIn(
-        (await q(`SELECT DISTINCT provider_user_id AS id FROM datasets WHERE provider_user_id IS NOT NULL AND name LIKE 'ベンチ用データセット%' ORDER BY 1 LIMIT 10`)).rows.map((r: { id: string }) => r.id),
+        // Active ones: the seed suspends some users, and a suspended user's session answers 401.
+        (await q(`SELECT DISTINCT d.provider_user_id AS id FROM datasets d JOIN users u ON u.id = d.provider_user_id AND u.status = 'active' WHERE d.name LIKE 'ベンチ用データセット%' ORDER BY 1 LIMIT 10`)).rows.map((r: { id: string }) => r.id),
       );
       const providerDatasets = (await q(`SELECT id, provider_user_id FROM datasets WHERE provider_user_id = ANY($1::uuid[]) ORDER BY id`, [providers])).rows as Array<{ id: string; provider_user_id: string }>;
       const admin = await signIn([(await q('SELECT id FROM users WHERE email = $1', [SEED_ADMIN_EMAIL])).rows[0]!.id as string]);
