@@ -46,6 +46,7 @@ interface AccountGroup {
   userIds: string[];
   /** A user of the account, to find or create it. */
   anchorUserId?: string;
+  /** Set when the account has carried (card, under ¥50) drafts of earlier months to take in. */
   billingAccountId?: string;
   corporate: boolean;
   /** The account type on the last search (individual accounts), for the monthly fee. */
@@ -225,7 +226,9 @@ export function createCloseService(deps: {
         recipientSnapshot: recipientSnapshot(account),
       });
       if (!claimed) return { outcome: 'exists' as const };
-      const carried = await repo.lockCarried(tx, account.id, yearMonth);
+      // Carried drafts come only from earlier months' closes, never during this one (the close
+      // lock): an account the close found without any has none to lock.
+      const carried = group.billingAccountId ? await repo.lockCarried(tx, account.id, yearMonth) : [];
       const charges: Charges = computeCharges({ ...merged, monthlyFeeSen: fee, carried: carried.map((c) => ({ yearMonth: c.yearMonth, subtotalYen: c.subtotalYen })) });
       const decision = issueDecision(charges.totalYen, account.paymentMethod);
       if (decision === 'none') {
