@@ -198,6 +198,15 @@ describe('admin users: the dashboard\'s failed card payments link', () => {
     await cardInvoice(paid, { failed: true, status: 'paid' });
     const fine = await ctx.newUser('individual', 'cardfail-fine');
     await cardInvoice(fine, { failed: false });
+    // A corporate account's failed card invoice: its owner is the one to contact, not a member.
+    const [owner, member] = [await ctx.newUser('individual', 'cardfail-owner'), await ctx.newUser('individual', 'cardfail-member')];
+    const [corp] = await ctx.query<{ id: string }>(
+      `INSERT INTO corporate_accounts (status, company_name, company_name_kana, postal_code, address, phone, billing_contact_name, billing_emails, payment_method)
+       VALUES ('active', 'カード失敗株式会社', 'カードシッパイ', '100-0001', '東京都千代田区', '03-0000-0000', '担当', ARRAY['billing@example.jp'], 'card') RETURNING id`,
+    );
+    await ctx.query(`UPDATE users SET corporate_account_id = $1, corporate_role = CASE WHEN id = $2 THEN 'owner' ELSE 'member' END, account_type = 'corporate' WHERE id IN ($2, $3)`, [corp!.id, owner.id, member.id]);
+    await cardInvoice(member, { failed: true });
+    failing.push(owner);
 
     const dashboard = await api('GET', '/admin/dashboard', admin);
     expect(dashboard.statusCode, dashboard.body).toBe(200);
@@ -211,7 +220,8 @@ describe('admin users: the dashboard\'s failed card payments link', () => {
     for (const u of failing) expect(ids).toContain(u.id);
     expect(ids).not.toContain(paid.id);
     expect(ids).not.toContain(fine.id);
-    expect(count).toBe(3);
+    expect(ids).not.toContain(member.id);
+    expect(count).toBe(4);
 
     // The CSV follows the same filter; a bad value is refused in Japanese.
     const csv = await api('GET', '/admin/users.csv?card_failed=1', admin);

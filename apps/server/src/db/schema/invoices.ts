@@ -114,6 +114,8 @@ export const invoices = pgTable(
     uniqueIndex('invoices_number_key').on(t.number),
     index('invoices_account_idx').on(t.billingAccountId, t.issueDate),
     index('invoices_status_idx').on(t.status, t.dueDate),
+    // Migration 0028 also has two partial indexes the schema cannot declare with their INCLUDE:
+    // invoices_open_idx (open invoices with their amounts) and invoices_card_failed_idx.
     check('invoices_credited', sql`${t.creditedYen} >= 0 AND ${t.creditedYen} <= ${t.totalYen}`),
     check('invoices_amounts', sql`${t.subtotalYen} >= 0 AND ${t.taxYen} >= 0 AND ${t.totalYen} = ${t.subtotalYen} + ${t.taxYen} AND ${t.paidYen} >= 0 AND ${t.creditAppliedYen} >= 0`),
   ],
