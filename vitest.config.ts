@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'], environment: 'node' },
+        // Node-only unit tests without module mocks keep their modules from file to file, as the route
+        // tests do (isolate: false); the web project mocks modules per file and stays isolated.
+        test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'], environment: 'node', isolate: false },
       },
       {
         plugins: [react()],
@@ -17,11 +19,11 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'server-unit', include: ['apps/server/src/**/*.test.ts'], environment: 'node' },
+        test: { name: 'server-unit', include: ['apps/server/src/**/*.test.ts'], environment: 'node', isolate: false },
       },
       {
         // The SDK against stub servers; its tests against the real server run with the route tests.
-        test: { name: 'sdk', include: ['packages/sdk/src/**/*.test.ts'], environment: 'node' },
+        test: { name: 'sdk', include: ['packages/sdk/src/**/*.test.ts'], environment: 'node', isolate: false },
       },
       {
         test: {

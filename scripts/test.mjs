@@ -1,10 +1,10 @@
 // `npm test`: every check and every test, in the order that keeps two cores busy.
 //
 //   1. Two lanes side by side (tsc and ESLint use one core each):
-//        lane a: typecheck (server with the SDK's server tests, web), then the unit tests (shared, web,
+//        lane a: typecheck (server with the SDK's server tests), then the unit tests (shared, web,
 //                server-unit, sdk)
 //        lane b: lint (ESLint, knip, the dependency rules and module picture), typecheck (shared,
-//                sdk), then the build
+//                web, sdk), then the build
 //   2. The server's route tests (two files at a time, each with its own PGlite), the SDK's tests
 //      against the real server among them.
 //   3. The browser suite (Playwright) against the built server.
@@ -52,7 +52,6 @@ const started = Date.now();
 await Promise.all([
   lane([
     () => run('typecheck server', bin('tsc'), ['-p', 'apps/server/tsconfig.json', '--noEmit']).then(record('typecheck server')),
-    () => run('typecheck web', bin('tsc'), ['-p', 'apps/web/tsconfig.json', '--noEmit']).then(record('typecheck web')),
     () => run('unit tests', bin('vitest'), ['run', '--project', 'shared', '--project', 'web', '--project', 'server-unit', '--project', 'sdk']).then(record('unit tests')),
   ]),
   lane([
@@ -60,6 +59,7 @@ await Promise.all([
     () => run('knip', bin('knip'), ['--no-progress']).then(record('knip')),
     () => run('dependency rules', 'npm', ['run', '--silent', 'deps']).then(record('dependency rules')),
     () => run('typecheck shared', bin('tsc'), ['-p', 'packages/shared/tsconfig.json', '--noEmit']).then(record('typecheck shared')),
+    () => run('typecheck web', bin('tsc'), ['-p', 'apps/web/tsconfig.json', '--noEmit']).then(record('typecheck web')),
     // Twice: as the repo builds it and as it is published (NodeNext ESM: .js imports). Its tests
     // against the server and its generator are typechecked with the server.
     () => run('typecheck sdk', 'npm', ['run', '--silent', 'typecheck', '-w', 'packages/sdk']).then(record('typecheck sdk')),
