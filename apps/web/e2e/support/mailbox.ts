@@ -14,7 +14,7 @@ export async function waitForMail(email: string, since: number, timeoutMs = 15_0
   const deadline = Date.now() + timeoutMs;
   const address = email.toLowerCase();
   for (;;) {
-    const files = fs.readdirSync(MAILBOX_DIR).sort().reverse();
+    const files = fs.readdirSync(MAILBOX_DIR).filter((f) => f.endsWith('.json')).sort().reverse();
     for (const file of files) {
       if (Number(file.split('-')[0]) < since) break;
       const mail = JSON.parse(fs.readFileSync(path.join(MAILBOX_DIR, file), 'utf8')) as ReceivedMail;

@@ -21,7 +21,10 @@ export async function startSmtpSink(): Promise<{ port: number; close(): Promise<
         .then((mail) => {
           const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
           const file = path.join(MAILBOX_DIR, `${Date.now()}-${process.pid}-${String(seq++).padStart(5, '0')}.json`);
-          fs.writeFileSync(file, JSON.stringify({ to, subject: mail.subject, text: mail.text, html: mail.html }));
+          // Written aside and renamed into place: a reader polling the folder never sees half a file
+          // (a sign-in once failed with "Unexpected end of JSON input" reading one mid-write).
+          fs.writeFileSync(`${file}.part`, JSON.stringify({ to, subject: mail.subject, text: mail.text, html: mail.html }));
+          fs.renameSync(`${file}.part`, file);
           callback();
         })
         .catch(callback);
