@@ -391,6 +391,23 @@ test.describe('/usage', () => {
 });
 
 test.describe('axe and tap targets on every screen and dialog', () => {
+  test('the scan reports what it should: violations planted in a screen are found', async ({ page }) => {
+    await page.goto('/auth/login');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await page.evaluate(() => {
+      const main = document.querySelector('main') ?? document.body;
+      const img = document.createElement('img');
+      img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+      img.width = 10;
+      img.height = 10;
+      const button = document.createElement('button');
+      button.style.cssText = 'width: 30px; height: 30px';
+      main.append(img, button);
+    });
+    const found = (await axeViolations(page, 'planted violations')).map((v) => v.split(':')[0]);
+    expect(found).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
+  });
+
   // Each test makes its own data: they may run in either worker (this file is the longest).
   test.describe.configure({ mode: 'parallel' });
   // In two halves per width: one pass over every screen took up to 3 min on a loaded 2-core CI
