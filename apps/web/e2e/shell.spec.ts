@@ -4,10 +4,25 @@ import { expect, test } from '@playwright/test';
 import { expectAxeClean, expectNoHorizontalScroll } from './support/a11y';
 import { adminSession, signInByApi, uniqueEmail, useSession } from './support/auth';
 import { waitForMail } from './support/mailbox';
-
+import { OWN_DISABLED_FEATURES, PLAYWRIGHT_DISABLED_FEATURES } from '../playwright.config';
 
 const SCREENS = path.join(path.dirname(fileURLToPath(import.meta.url)), '.artifacts/screens');
 
+
+test('the browser runs with the features Playwright turns off, and without the omnibox pop-ups', async ({ page, browser }) => {
+  // playwright.config repeats Playwright's --disable-features list in its own (Chromium keeps the
+  // last switch): every feature Playwright passes, and ours, must be off in the running browser.
+  await page.goto('chrome://version/?show-variations-cmd');
+  const text = await page.locator('body').innerText();
+  const commandLine = /Command Line\s+(.*)/.exec(text)?.[1] ?? '';
+  const passedByPlaywright = (/--disable-features=(\S+)/.exec(commandLine)?.[1] ?? '').split(',');
+  expect(passedByPlaywright.length).toBeGreaterThan(5);
+  const effective = (/--disable-features="([^"]*)"/.exec(/Command-line Variations\s+(.*)/.exec(text)?.[1] ?? '')?.[1] ?? '').split(',');
+  expect(effective).toEqual(expect.arrayContaining([...passedByPlaywright, ...OWN_DISABLED_FEATURES]));
+  expect(PLAYWRIGHT_DISABLED_FEATURES).toEqual(expect.arrayContaining(passedByPlaywright));
+  const targets = (await (await browser.newBrowserCDPSession()).send('Target.getTargets')).targetInfos;
+  expect(targets.filter((t) => t.url.includes('omnibox-popup'))).toEqual([]);
+});
 
 test.describe('application shell', () => {
   test('side menu follows the roles: a trial user sees neither revenue nor admin', async ({ page, request }) => {
