@@ -52,7 +52,7 @@ const started = Date.now();
 await Promise.all([
   lane([
     () => run('typecheck server', bin('tsc'), ['-p', 'apps/server/tsconfig.json', '--noEmit']).then(record('typecheck server')),
-    () => run('unit tests', bin('vitest'), ['run', '--project', 'shared', '--project', 'web', '--project', 'server-unit', '--project', 'sdk']).then(record('unit tests')),
+    () => run('unit tests', bin('vitest'), ['run', '--project', 'shared', '--project', 'web', '--project', 'web-mocks', '--project', 'server-unit', '--project', 'sdk']).then(record('unit tests')),
   ]),
   lane([
     () => run('eslint', bin('eslint'), ['.']).then(record('eslint')),
