@@ -400,11 +400,15 @@ async function openScreen(page: Page, screen: string, load: boolean) {
     await page.goto(screen);
     return;
   }
+  // The screen before stays on display while the next one's code loads: it has an h1 too, so the
+  // next screen is there once that h1 has left the page (an axe scan in between saw no h1 at all).
+  const before = await page.locator('h1').first().elementHandle();
   await page.evaluate((to) => {
     window.history.pushState(null, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, screen);
   await expect(page).toHaveURL(screen);
+  if (before) await page.waitForFunction((h1) => !h1.isConnected, before);
 }
 
 test.describe('axe and tap targets on every screen and dialog', () => {
