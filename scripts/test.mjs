@@ -2,12 +2,12 @@
 //
 //   1. Two lanes side by side (tsc and ESLint use one core each):
 //        lane a: typecheck (server with the SDK's server tests), then the unit tests (shared, web,
-//                server-unit, sdk)
+//                web-mocks, server-unit, sdk)
 //        lane b: lint (ESLint, knip, the dependency rules and module picture), typecheck (shared,
 //                web, sdk), then the build
-//   2. The server's route tests (two files at a time, each with its own PGlite), the SDK's tests
+//   2. The server's route tests (three files at a time, each with its own PGlite), the SDK's tests
 //      against the real server among them.
-//   3. The browser suite (Playwright) against the built server.
+//   3. The browser suite (Playwright, three browsers at a time) against the built server.
 //
 // Every step runs even when an earlier one failed (a red typecheck still shows which tests fail),
 // except the browser suite, which needs the build. A lane's output is printed when its step ends,
