@@ -544,8 +544,13 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
     // refused one (limit=0, 400, unbilled) is logged with the client address, as every non-200 is.
     const plain = expectStatus(await search(`dataset_id=${state.datasetId}&limit=0`), 400, 'search with limit=0');
     const forged = expectStatus(await search(`dataset_id=${state.datasetId}&limit=0`, { headers: { 'x-forwarded-for': '203.0.113.9' } }), 400, 'search with limit=0 and a forged X-Forwarded-For');
-    const seenPlain = await waitFor('the request log', () => servedBy(plain.rid));
-    const seenForged = await waitFor('the request log', () => servedBy(forged.rid));
+    // The instance's own log line, not nginx's access log (servedBy's fallback, written first).
+    const logged = (rid) => {
+      const seen = servedBy(rid);
+      return seen?.line ? seen : undefined;
+    };
+    const seenPlain = await waitFor('the request log', () => logged(plain.rid));
+    const seenForged = await waitFor('the request log', () => logged(forged.rid));
     check(seenPlain.line.req.remoteAddress === CLIENT_IP, `logged ${seenPlain.line.req.remoteAddress}, expected ${CLIENT_IP}`);
     check(seenForged.line.req.remoteAddress === CLIENT_IP, `forged header believed: logged ${seenForged.line.req.remoteAddress}`);
     const denied = await search(`dataset_id=${state.datasetId}&limit=1`, { from: OTHER_IP });
@@ -596,7 +601,10 @@ ${INSTANCES.map((i) => `        server 127.0.0.1:${i.port} max_fails=3 fail_time
     check(answers.every((r) => r.status === 200), `statuses ${answers.map((r) => r.status).join(',')}`);
     const after = [];
     for (let i = 0; i < 6; i++) after.push(expectStatus(await search(`dataset_id=${state.datasetId}&limit=1&offset=${i}`), 200, 'search after A stopped'));
-    const onB = after.filter((r) => servedBy(r.rid)?.name === 'B').length;
+    // nginx logs a request after answering it: wait for each line rather than read the log at once.
+    const servers = [];
+    for (const r of after) servers.push((await waitFor('the search in a log', () => servedBy(r.rid))).name);
+    const onB = servers.filter((name) => name === 'B').length;
     check(onB === after.length, `${onB} of ${after.length} searches on B`);
     const linesA = logLines('A');
     check(linesA.some((l) => String(l.msg).startsWith('shutting down')), 'A did not log its shutdown');
